@@ -1,0 +1,40 @@
+//! The course's one place for GPU set-up.
+//!
+//! Every crate that touches wgpu goes through this crate, so that getting a device, moving data
+//! and timing work is written once and reads the same everywhere:
+//!
+//! - [`GpuContext::new`] finds an adapter (a real GPU first, a software one second) and opens a
+//!   device, or returns a [`GpuError`] that says what to install;
+//! - [`GpuContext::upload`], [`GpuContext::storage_buffer`] and [`GpuContext::download`] move
+//!   plain data (`bytemuck::Pod`) to and from storage buffers;
+//! - [`PipelineCache`] compiles a compute pipeline once per (shader source, entry point);
+//! - [`GpuContext::time_passes`] times GPU work with timestamp queries when the adapter has them,
+//!   and with the CPU clock when it does not;
+//! - [`AdapterReport`] describes the adapter for humans, logs and figure sidecars.
+
+mod buffers;
+mod context;
+mod error;
+mod pipeline_cache;
+mod report;
+mod timing;
+
+pub use buffers::ReadbackBuffer;
+pub use context::{GpuContext, Requirements};
+pub use error::GpuError;
+pub use pipeline_cache::PipelineCache;
+pub use report::AdapterReport;
+pub use timing::{TimingSource, TimedRun};
+
+/// wgpu itself, re-exported so that every crate uses the same version through this one.
+pub use wgpu;
+
+/// Number of workgroups needed to cover `items` with groups of `workgroup_size` threads.
+///
+/// ```
+/// assert_eq!(gpu_context::workgroups_for(1000, 64), 16);
+/// assert_eq!(gpu_context::workgroups_for(1024, 64), 16);
+/// ```
+pub fn workgroups_for(items: u32, workgroup_size: u32) -> u32 {
+    items.div_ceil(workgroup_size)
+}

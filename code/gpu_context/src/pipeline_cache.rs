@@ -1,0 +1,84 @@
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::{GpuContext, GpuError};
+
+/// Compute pipelines keyed by (WGSL source, entry point).
+///
+/// Compiling a pipeline costs milliseconds (WGSL → naga IR → SPIR-V → driver code); dispatching
+/// one costs microseconds. Keying by the full source text means generated shaders that come out
+/// identical share one pipeline, and a changed shader can never pick up a stale one.
+#[derive(Default)]
+pub struct PipelineCache {
+    pipelines: Mutex<HashMap<(String, String), Arc<wgpu::ComputePipeline>>>,
+    compilations: AtomicUsize,
+}
+
+impl PipelineCache {
+    /// How many pipelines this cache has compiled (a hit compiles nothing).
+    pub fn compilations(&self) -> usize {
+        self.compilations.load(Ordering::Relaxed)
+    }
+
+    /// How many distinct pipelines the cache holds.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), Arc<wgpu::ComputePipeline>>> {
+        // A poisoned lock only means another thread panicked mid-insert; the map is still valid.
+        self.pipelines.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl GpuContext {
+    /// Compiles a compute pipeline with an automatic bind-group layout. No caching: every call
+    /// pays the full compilation cost (the "immediate mode without a cache" of the course).
+    pub fn compile_pipeline(
+        &self,
+        label: &str,
+        wgsl: &str,
+        entry_point: &str,
+    ) -> Result<wgpu::ComputePipeline, GpuError> {
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+        });
+        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(label),
+            layout: None,
+            module: &module,
+            entry_point: Some(entry_point),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        match pollster::block_on(scope.pop()) {
+            None => Ok(pipeline),
+            Some(err) => Err(GpuError::Shader { label: label.to_owned(), message: err.to_string() }),
+        }
+    }
+
+    /// The pipeline for this source and entry point, compiled on first use only.
+    pub fn cached_pipeline(
+        &self,
+        label: &str,
+        wgsl: &str,
+        entry_point: &str,
+    ) -> Result<Arc<wgpu::ComputePipeline>, GpuError> {
+        let key = (wgsl.to_owned(), entry_point.to_owned());
+        if let Some(found) = self.pipelines.lock().get(&key) {
+            return Ok(Arc::clone(found));
+        }
+        // Compile outside the lock: another thread may compile the same shader meanwhile, which
+        // wastes work but is never wrong, and nobody waits on a slow compilation they don't need.
+        let pipeline = Arc::new(self.compile_pipeline(label, wgsl, entry_point)?);
+        self.pipelines.compilations.fetch_add(1, Ordering::Relaxed);
+        Ok(Arc::clone(self.pipelines.lock().entry(key).or_insert(pipeline)))
+    }
+}
