@@ -1,1 +1,47 @@
+//! Benchmarks as programs, the way the course measures everything it reports.
+//!
+//! - [`measure`] warms up, takes several samples and reports the median and the spread;
+//! - [`Progress`] shows a progress bar on long sweeps (and stays quiet when not on a terminal);
+//! - [`Csv`], [`LineChart`] and [`BarChart`] write the data and its figure;
+//! - [`Sidecar`] records which machine, device, commit and command produced a figure.
+//!
+//! Figures live in the repository's `figures/` folder ([`figures_dir`]); the book shows them
+//! from there, so every number in the book can be traced to the program that produced it.
 
+mod chart;
+mod machine;
+mod output;
+mod stats;
+
+pub use chart::{BarChart, LineChart, Series};
+pub use machine::{CacheLevel, MachineInfo};
+pub use output::{Csv, Sidecar, figures_dir, git_commit};
+pub use stats::{Stats, measure, measure_durations};
+
+pub use std::hint::black_box;
+
+/// A progress bar for a sweep of `steps` steps; hidden when stderr is not a terminal.
+pub struct Progress(indicatif::ProgressBar);
+
+impl Progress {
+    pub fn new(steps: u64, what: &str) -> Self {
+        let bar = indicatif::ProgressBar::new(steps);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{msg:>24} [{bar:30}] {pos}/{len} {elapsed}")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message(what.to_owned());
+        Self(bar)
+    }
+
+    /// Advances by one step and says what is being measured now.
+    pub fn step(&self, now: &str) {
+        self.0.set_message(now.to_owned());
+        self.0.inc(1);
+    }
+
+    pub fn finish(self) {
+        self.0.finish_and_clear();
+    }
+}

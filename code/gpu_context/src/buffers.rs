@@ -12,9 +12,15 @@ impl GpuContext {
     /// Fails before anything is created when `bytes` cannot be bound as one storage buffer.
     pub fn check_buffer_size(&self, label: &str, bytes: u64) -> Result<(), GpuError> {
         let limits = self.device.limits();
-        let max = limits.max_buffer_size.min(u64::from(limits.max_storage_buffer_binding_size));
+        let max = limits
+            .max_buffer_size
+            .min(u64::from(limits.max_storage_buffer_binding_size));
         if bytes > max {
-            return Err(GpuError::BufferTooLarge { label: label.to_owned(), bytes, max });
+            return Err(GpuError::BufferTooLarge {
+                label: label.to_owned(),
+                bytes,
+                max,
+            });
         }
         Ok(())
     }
@@ -23,11 +29,13 @@ impl GpuContext {
     pub fn upload<T: Pod>(&self, label: &str, data: &[T]) -> Result<wgpu::Buffer, GpuError> {
         let bytes: &[u8] = bytemuck::cast_slice(data);
         self.check_buffer_size(label, bytes.len() as u64)?;
-        Ok(self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some(label),
-            contents: bytes,
-            usage: STORAGE,
-        }))
+        Ok(self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: bytes,
+                usage: STORAGE,
+            }))
     }
 
     /// A zero-filled storage buffer of `bytes` bytes (rounded up to a multiple of 4).
@@ -98,7 +106,11 @@ impl ReadbackBuffer {
     }
 
     /// Copies `source` (all of it) into this buffer, waits, and returns its contents.
-    pub fn read<T: Pod>(&self, ctx: &GpuContext, source: &wgpu::Buffer) -> Result<Vec<T>, GpuError> {
+    pub fn read<T: Pod>(
+        &self,
+        ctx: &GpuContext,
+        source: &wgpu::Buffer,
+    ) -> Result<Vec<T>, GpuError> {
         let bytes = source.size();
         if bytes > self.buffer.size() {
             return Err(GpuError::Readback(format!(
@@ -135,7 +147,9 @@ impl ReadbackBuffer {
             .map_err(|_| GpuError::Readback("the map callback never ran".into()))?
             .map_err(|e| GpuError::Readback(e.to_string()))?;
         let out = {
-            let view = slice.get_mapped_range().map_err(|e| GpuError::Readback(e.to_string()))?;
+            let view = slice
+                .get_mapped_range()
+                .map_err(|e| GpuError::Readback(e.to_string()))?;
             // Copy out of the mapped range: it may not be aligned for T.
             bytemuck::pod_collect_to_vec::<u8, T>(&view)
         };

@@ -48,7 +48,10 @@ impl GpuContext {
         let info = adapter.get_info();
         let missing = req.features - adapter.features();
         if !missing.is_empty() {
-            return Err(GpuError::MissingFeature { adapter: info.name, feature: format!("{missing:?}") });
+            return Err(GpuError::MissingFeature {
+                adapter: info.name,
+                feature: format!("{missing:?}"),
+            });
         }
         let limits = adapter.limits();
         let binding = u64::from(limits.max_storage_buffer_binding_size);
@@ -74,7 +77,13 @@ impl GpuContext {
             .await
             .map_err(|e| GpuError::DeviceRequest(e.to_string()))?;
         let report = AdapterReport::new(&adapter, &device);
-        Ok(Self { adapter, device, queue, pipelines: PipelineCache::default(), report })
+        Ok(Self {
+            adapter,
+            device,
+            queue,
+            pipelines: PipelineCache::default(),
+            report,
+        })
     }
 
     async fn pick_adapter(
@@ -82,7 +91,11 @@ impl GpuContext {
         force_software: bool,
     ) -> Result<wgpu::Adapter, GpuError> {
         let mut tried = Vec::new();
-        let attempts: &[bool] = if force_software { &[true] } else { &[false, true] };
+        let attempts: &[bool] = if force_software {
+            &[true]
+        } else {
+            &[false, true]
+        };
         for &fallback in attempts {
             let options = wgpu::RequestAdapterOptions {
                 power_preference: wgpu::PowerPreference::HighPerformance,
@@ -94,11 +107,17 @@ impl GpuContext {
                 Ok(adapter) => return Ok(adapter),
                 Err(e) => tried.push(format!(
                     "{}: {e}",
-                    if fallback { "software fallback" } else { "hardware" }
+                    if fallback {
+                        "software fallback"
+                    } else {
+                        "hardware"
+                    }
                 )),
             }
         }
-        Err(GpuError::NoAdapter { details: tried.join("; ") })
+        Err(GpuError::NoAdapter {
+            details: tried.join("; "),
+        })
     }
 
     /// A description of the adapter and device, for logs, `cargo xtask doctor` and sidecars.

@@ -8,7 +8,12 @@ pub enum GpuError {
     /// The adapter lacks a feature that this program needs.
     MissingFeature { adapter: String, feature: String },
     /// The adapter's limit is lower than this program needs.
-    LimitTooLow { adapter: String, limit: &'static str, needed: u64, available: u64 },
+    LimitTooLow {
+        adapter: String,
+        limit: &'static str,
+        needed: u64,
+        available: u64,
+    },
     /// The adapter was found but refused to open a device.
     DeviceRequest(String),
     /// A WGSL shader or pipeline failed validation.
@@ -37,7 +42,12 @@ impl fmt::Display for GpuError {
                 "the adapter \"{adapter}\" does not support the feature {feature}. \
                  Use a GPU or driver that has it, or pick a variant of this program that does not need it."
             ),
-            GpuError::LimitTooLow { adapter, limit, needed, available } => write!(
+            GpuError::LimitTooLow {
+                adapter,
+                limit,
+                needed,
+                available,
+            } => write!(
                 f,
                 "the adapter \"{adapter}\" allows {limit} = {available}, but this needs {needed}. \
                  Use smaller inputs, or a GPU with a higher limit."
@@ -48,15 +58,22 @@ impl fmt::Display for GpuError {
                  adapter (lavapipe)."
             ),
             GpuError::Shader { label, message } => {
-                write!(f, "the shader or pipeline \"{label}\" is invalid:\n{message}")
+                write!(
+                    f,
+                    "the shader or pipeline \"{label}\" is invalid:\n{message}"
+                )
             }
             GpuError::BufferTooLarge { label, bytes, max } => write!(
                 f,
                 "buffer \"{label}\" needs {bytes} bytes, but this device allows at most {max} bytes per \
                  buffer binding. Split the data, or use smaller shapes."
             ),
-            GpuError::Readback(msg) => write!(f, "reading a buffer back from the GPU failed: {msg}"),
-            GpuError::Execution(msg) => write!(f, "the GPU reported an error while running work: {msg}"),
+            GpuError::Readback(msg) => {
+                write!(f, "reading a buffer back from the GPU failed: {msg}")
+            }
+            GpuError::Execution(msg) => {
+                write!(f, "the GPU reported an error while running work: {msg}")
+            }
         }
     }
 }

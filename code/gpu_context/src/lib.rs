@@ -24,7 +24,7 @@ pub use context::{GpuContext, Requirements};
 pub use error::GpuError;
 pub use pipeline_cache::PipelineCache;
 pub use report::AdapterReport;
-pub use timing::{TimingSource, TimedRun};
+pub use timing::{TimedRun, TimingSource};
 
 /// wgpu itself, re-exported so that every crate uses the same version through this one.
 pub use wgpu;

@@ -30,9 +30,13 @@ impl PipelineCache {
         self.len() == 0
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), Arc<wgpu::ComputePipeline>>> {
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<(String, String), Arc<wgpu::ComputePipeline>>> {
         // A poisoned lock only means another thread panicked mid-insert; the map is still valid.
-        self.pipelines.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.pipelines
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -46,21 +50,28 @@ impl GpuContext {
         entry_point: &str,
     ) -> Result<wgpu::ComputePipeline, GpuError> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(label),
-            source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-        });
-        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(label),
-            layout: None,
-            module: &module,
-            entry_point: Some(entry_point),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let module = self
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+            });
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(label),
+                layout: None,
+                module: &module,
+                entry_point: Some(entry_point),
+                compilation_options: Default::default(),
+                cache: None,
+            });
         match pollster::block_on(scope.pop()) {
             None => Ok(pipeline),
-            Some(err) => Err(GpuError::Shader { label: label.to_owned(), message: err.to_string() }),
+            Some(err) => Err(GpuError::Shader {
+                label: label.to_owned(),
+                message: err.to_string(),
+            }),
         }
     }
 
@@ -79,6 +90,8 @@ impl GpuContext {
         // wastes work but is never wrong, and nobody waits on a slow compilation they don't need.
         let pipeline = Arc::new(self.compile_pipeline(label, wgsl, entry_point)?);
         self.pipelines.compilations.fetch_add(1, Ordering::Relaxed);
-        Ok(Arc::clone(self.pipelines.lock().entry(key).or_insert(pipeline)))
+        Ok(Arc::clone(
+            self.pipelines.lock().entry(key).or_insert(pipeline),
+        ))
     }
 }

@@ -77,8 +77,24 @@ impl fmt::Display for AdapterReport {
         writeln!(f, "backend:     {}", self.backend)?;
         writeln!(f, "type:        {}", self.device_type)?;
         writeln!(f, "driver:      {}", self.driver)?;
-        writeln!(f, "timestamps:  {}", if self.timestamps { "yes" } else { "no (CPU clock fallback)" })?;
-        writeln!(f, "max storage binding: {} MiB", self.max_storage_buffer_binding_size >> 20)?;
-        write!(f, "workgroup storage:   {} KiB", self.max_compute_workgroup_storage_size >> 10)
+        writeln!(
+            f,
+            "timestamps:  {}",
+            if self.timestamps {
+                "yes"
+            } else {
+                "no (CPU clock fallback)"
+            }
+        )?;
+        writeln!(
+            f,
+            "max storage binding: {} MiB",
+            self.max_storage_buffer_binding_size >> 20
+        )?;
+        write!(
+            f,
+            "workgroup storage:   {} KiB",
+            self.max_compute_workgroup_storage_size >> 10
+        )
     }
 }

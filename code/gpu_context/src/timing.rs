@@ -24,7 +24,9 @@ pub struct TimedRun {
 impl GpuContext {
     /// Whether this device writes GPU timestamps.
     pub fn has_timestamps(&self) -> bool {
-        self.device.features().contains(wgpu::Features::TIMESTAMP_QUERY)
+        self.device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
     }
 
     /// Records the commands from `record`, submits them, waits, and times them.
@@ -80,13 +82,21 @@ impl GpuContext {
                     source: TimingSource::GpuTimestamps,
                 })
             }
-            None => Ok(TimedRun { time: wall, wall, source: TimingSource::CpuWallClock }),
+            None => Ok(TimedRun {
+                time: wall,
+                wall,
+                source: TimingSource::CpuWallClock,
+            }),
         }
     }
 }
 
 fn mark(encoder: &mut wgpu::CommandEncoder, set: &wgpu::QuerySet, index: u32) {
-    let (beginning, end) = if index == 0 { (Some(0), None) } else { (None, Some(1)) };
+    let (beginning, end) = if index == 0 {
+        (Some(0), None)
+    } else {
+        (None, Some(1))
+    };
     encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
         label: Some("timestamp"),
         timestamp_writes: Some(wgpu::ComputePassTimestampWrites {

@@ -58,7 +58,9 @@ fn gpu_cached_pipeline_compiles_once_and_runs() {
 #[test]
 fn gpu_invalid_shader_is_an_error_naming_the_shader() {
     let ctx = GpuContext::for_tests();
-    let err = ctx.compile_pipeline("broken", "fn oops( {", "main").unwrap_err();
+    let err = ctx
+        .compile_pipeline("broken", "fn oops( {", "main")
+        .unwrap_err();
     assert!(matches!(err, GpuError::Shader { .. }), "{err:?}");
     assert!(err.to_string().contains("\"broken\""), "{err}");
 }
@@ -86,7 +88,13 @@ fn gpu_time_commands_measures_real_work() {
             pass.dispatch_workgroups(1024, 1, 1);
         })
         .unwrap();
-    assert_eq!(run.source == TimingSource::GpuTimestamps, ctx.has_timestamps());
+    assert_eq!(
+        run.source == TimingSource::GpuTimestamps,
+        ctx.has_timestamps()
+    );
     assert!(run.wall > std::time::Duration::ZERO);
-    assert!(run.time <= run.wall * 2 + std::time::Duration::from_millis(5), "{run:?}");
+    assert!(
+        run.time <= run.wall * 2 + std::time::Duration::from_millis(5),
+        "{run:?}"
+    );
 }
