@@ -6,6 +6,8 @@ mod doctor;
 mod exercises;
 mod figures;
 mod link_check;
+#[cfg(test)]
+mod pipeline_checks;
 mod test;
 mod util;
 

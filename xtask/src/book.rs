@@ -1,0 +1,116 @@
+//! `cargo xtask book [--serve]`: install the pinned book tools if missing, fetch KaTeX's CSS and
+//! fonts (so formulas render with no network), build the book, and check its internal links.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use crate::link_check;
+use crate::util::{self, output, path_with_tools, root, run_step, tools_bin};
+
+pub const MDBOOK: (&str, &str) = ("mdbook", "0.5.4");
+pub const MDBOOK_KATEX: (&str, &str) = ("mdbook-katex", "0.10.0");
+const KATEX_VERSION: &str = "0.16.4";
+/// The npm registry's integrity hash of katex-0.16.4.tgz: a different tarball is refused.
+const KATEX_INTEGRITY: &str =
+    "sha512-WudRKUj8yyBeVDI4aYMNxhx5Vhh2PjpzQw1GRu/LVGqL4m1AxwD1GcUp0IMbdJaf5zsjtj8ghP0DOQRYhroNkw==";
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let serve = match args {
+        [] => false,
+        [flag] if flag == "--serve" => true,
+        _ => return Err("usage: cargo xtask book [--serve]".into()),
+    };
+    ensure_tools()?;
+    ensure_katex()?;
+    if serve {
+        let mut cmd = Command::new(tools_bin().join("mdbook"));
+        cmd.args(["serve", "--open"]).current_dir(root()).env("PATH", path_with_tools());
+        return util::run_step(&mut cmd, "serving the book at http://localhost:3000", "");
+    }
+    build()
+}
+
+/// Builds the book (HTML and the expanded markdown for doctests) and checks its links.
+pub fn build() -> Result<(), String> {
+    ensure_tools()?;
+    ensure_katex()?;
+    let mut cmd = Command::new(tools_bin().join("mdbook"));
+    cmd.arg("build").current_dir(root()).env("PATH", path_with_tools());
+    util::run_step(&mut cmd, "building the book", "Read mdbook's message above: it names the chapter.")?;
+    let html = root().join("book/build/html");
+    eprintln!("\n==> checking internal links and anchors in {}", html.display());
+    let report = link_check::check(&html)?;
+    eprintln!("    {} pages, {} internal links and images checked", report.pages, report.links);
+    Ok(())
+}
+
+/// The installed version of a tool in the local tools folder, if any.
+pub fn installed_version(tool: &str) -> Option<String> {
+    let out = output(Command::new(tools_bin().join(tool)).arg("--version"))?;
+    out.split_whitespace().last().map(|v| v.trim_start_matches('v').to_owned())
+}
+
+pub fn ensure_tools() -> Result<(), String> {
+    for (tool, version) in [MDBOOK, MDBOOK_KATEX] {
+        if installed_version(tool).as_deref() == Some(version) {
+            continue;
+        }
+        let mut cmd = util::cargo();
+        cmd.args(["install", "--locked", "--root"]).arg(root().join(".tools")).arg(format!("{tool}@{version}"));
+        run_step(
+            &mut cmd,
+            &format!("installing {tool} {version} into .tools/ (once; a few minutes)"),
+            "Check your network connection; the tools come from crates.io.",
+        )?;
+    }
+    Ok(())
+}
+
+/// KaTeX's stylesheet and fonts in book/katex/ (git-ignored), fetched by name and version from
+/// the npm registry and checked against the pinned integrity hash.
+pub fn ensure_katex() -> Result<(), String> {
+    let dest = root().join("book/katex");
+    if dest.join("katex.min.css").is_file() && dest.join("fonts").is_dir() {
+        return Ok(());
+    }
+    let scratch = root().join("target/katex-download");
+    let _ = fs::remove_dir_all(&scratch);
+    fs::create_dir_all(&scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+    eprintln!("\n==> fetching katex@{KATEX_VERSION} (CSS and fonts) from the npm registry");
+    let out = Command::new("npm")
+        .args(["pack", "--json", &format!("katex@{KATEX_VERSION}")])
+        .current_dir(&scratch)
+        .output()
+        .map_err(|e| format!("cannot run npm ({e}). Install Node.js and npm (https://nodejs.org) to build the book."))?;
+    if !out.status.success() {
+        return Err(format!(
+            "`npm pack katex@{KATEX_VERSION}` failed: {}. Check your network connection.",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let json = String::from_utf8_lossy(&out.stdout);
+    if !json.contains(KATEX_INTEGRITY) {
+        return Err(format!(
+            "the downloaded katex-{KATEX_VERSION}.tgz does not have the pinned integrity hash; refusing to use it"
+        ));
+    }
+    let tarball = scratch.join(format!("katex-{KATEX_VERSION}.tgz"));
+    let mut tar = Command::new("tar");
+    tar.arg("-xzf").arg(&tarball).arg("-C").arg(&scratch).args(["package/dist/katex.min.css", "package/dist/fonts"]);
+    run_step(&mut tar, "unpacking KaTeX", "The `tar` program is needed to unpack it.")?;
+    let _ = fs::remove_dir_all(&dest);
+    copy_dir(&scratch.join("package/dist/fonts"), &dest.join("fonts"))?;
+    fs::copy(scratch.join("package/dist/katex.min.css"), dest.join("katex.min.css"))
+        .map_err(|e| format!("cannot copy katex.min.css: {e}"))?;
+    Ok(())
+}
+
+fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
+    fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+    for entry in fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?.flatten() {
+        fs::copy(entry.path(), to.join(entry.file_name()))
+            .map_err(|e| format!("cannot copy {}: {e}", entry.path().display()))?;
+    }
+    Ok(())
+}
