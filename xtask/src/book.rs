@@ -12,8 +12,7 @@ pub const MDBOOK: (&str, &str) = ("mdbook", "0.5.4");
 pub const MDBOOK_KATEX: (&str, &str) = ("mdbook-katex", "0.10.0");
 const KATEX_VERSION: &str = "0.16.4";
 /// The npm registry's integrity hash of katex-0.16.4.tgz: a different tarball is refused.
-const KATEX_INTEGRITY: &str =
-    "sha512-WudRKUj8yyBeVDI4aYMNxhx5Vhh2PjpzQw1GRu/LVGqL4m1AxwD1GcUp0IMbdJaf5zsjtj8ghP0DOQRYhroNkw==";
+const KATEX_INTEGRITY: &str = "sha512-WudRKUj8yyBeVDI4aYMNxhx5Vhh2PjpzQw1GRu/LVGqL4m1AxwD1GcUp0IMbdJaf5zsjtj8ghP0DOQRYhroNkw==";
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let serve = match args {
@@ -25,7 +24,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     ensure_katex()?;
     if serve {
         let mut cmd = Command::new(tools_bin().join("mdbook"));
-        cmd.args(["serve", "--open"]).current_dir(root()).env("PATH", path_with_tools());
+        cmd.args(["serve", "--open"])
+            .current_dir(root())
+            .env("PATH", path_with_tools());
         return util::run_step(&mut cmd, "serving the book at http://localhost:3000", "");
     }
     build()
@@ -36,19 +37,33 @@ pub fn build() -> Result<(), String> {
     ensure_tools()?;
     ensure_katex()?;
     let mut cmd = Command::new(tools_bin().join("mdbook"));
-    cmd.arg("build").current_dir(root()).env("PATH", path_with_tools());
-    util::run_step(&mut cmd, "building the book", "Read mdbook's message above: it names the chapter.")?;
+    cmd.arg("build")
+        .current_dir(root())
+        .env("PATH", path_with_tools());
+    util::run_step(
+        &mut cmd,
+        "building the book",
+        "Read mdbook's message above: it names the chapter.",
+    )?;
     let html = root().join("book/build/html");
-    eprintln!("\n==> checking internal links and anchors in {}", html.display());
+    eprintln!(
+        "\n==> checking internal links and anchors in {}",
+        html.display()
+    );
     let report = link_check::check(&html)?;
-    eprintln!("    {} pages, {} internal links and images checked", report.pages, report.links);
+    eprintln!(
+        "    {} pages, {} internal links and images checked",
+        report.pages, report.links
+    );
     Ok(())
 }
 
 /// The installed version of a tool in the local tools folder, if any.
 pub fn installed_version(tool: &str) -> Option<String> {
     let out = output(Command::new(tools_bin().join(tool)).arg("--version"))?;
-    out.split_whitespace().last().map(|v| v.trim_start_matches('v').to_owned())
+    out.split_whitespace()
+        .last()
+        .map(|v| v.trim_start_matches('v').to_owned())
 }
 
 pub fn ensure_tools() -> Result<(), String> {
@@ -57,7 +72,9 @@ pub fn ensure_tools() -> Result<(), String> {
             continue;
         }
         let mut cmd = util::cargo();
-        cmd.args(["install", "--locked", "--root"]).arg(root().join(".tools")).arg(format!("{tool}@{version}"));
+        cmd.args(["install", "--locked", "--root"])
+            .arg(root().join(".tools"))
+            .arg(format!("{tool}@{version}"));
         run_step(
             &mut cmd,
             &format!("installing {tool} {version} into .tools/ (once; a few minutes)"),
@@ -76,7 +93,8 @@ pub fn ensure_katex() -> Result<(), String> {
     }
     let scratch = root().join("target/katex-download");
     let _ = fs::remove_dir_all(&scratch);
-    fs::create_dir_all(&scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+    fs::create_dir_all(&scratch)
+        .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
     eprintln!("\n==> fetching katex@{KATEX_VERSION} (CSS and fonts) from the npm registry");
     let out = Command::new("npm")
         .args(["pack", "--json", &format!("katex@{KATEX_VERSION}")])
@@ -97,18 +115,32 @@ pub fn ensure_katex() -> Result<(), String> {
     }
     let tarball = scratch.join(format!("katex-{KATEX_VERSION}.tgz"));
     let mut tar = Command::new("tar");
-    tar.arg("-xzf").arg(&tarball).arg("-C").arg(&scratch).args(["package/dist/katex.min.css", "package/dist/fonts"]);
-    run_step(&mut tar, "unpacking KaTeX", "The `tar` program is needed to unpack it.")?;
+    tar.arg("-xzf")
+        .arg(&tarball)
+        .arg("-C")
+        .arg(&scratch)
+        .args(["package/dist/katex.min.css", "package/dist/fonts"]);
+    run_step(
+        &mut tar,
+        "unpacking KaTeX",
+        "The `tar` program is needed to unpack it.",
+    )?;
     let _ = fs::remove_dir_all(&dest);
     copy_dir(&scratch.join("package/dist/fonts"), &dest.join("fonts"))?;
-    fs::copy(scratch.join("package/dist/katex.min.css"), dest.join("katex.min.css"))
-        .map_err(|e| format!("cannot copy katex.min.css: {e}"))?;
+    fs::copy(
+        scratch.join("package/dist/katex.min.css"),
+        dest.join("katex.min.css"),
+    )
+    .map_err(|e| format!("cannot copy katex.min.css: {e}"))?;
     Ok(())
 }
 
 fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
     fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
-    for entry in fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?.flatten() {
+    for entry in fs::read_dir(from)
+        .map_err(|e| format!("cannot read {}: {e}", from.display()))?
+        .flatten()
+    {
         fs::copy(entry.path(), to.join(entry.file_name()))
             .map_err(|e| format!("cannot copy {}: {e}", entry.path().display()))?;
     }

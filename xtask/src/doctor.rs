@@ -23,7 +23,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if !args.is_empty() {
         return Err("usage: cargo xtask doctor".into());
     }
-    let checks = [toolchain(), nextest(), gpu_adapter(), book_tool(MDBOOK), book_tool(MDBOOK_KATEX), npm()];
+    let checks = [
+        toolchain(),
+        nextest(),
+        gpu_adapter(),
+        book_tool(MDBOOK),
+        book_tool(MDBOOK_KATEX),
+        npm(),
+    ];
     let mut missing = 0;
     for check in &checks {
         let tag = match check.level {
@@ -42,9 +49,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
     }
     if missing > 0 {
-        Err(format!("{missing} needed piece(s) missing: see the lines marked MISSING above"))
+        Err(format!(
+            "{missing} needed piece(s) missing: see the lines marked MISSING above"
+        ))
     } else {
-        println!("\nReady. Read the book with `cargo xtask book --serve`; run the tests with `cargo xtask test`.");
+        println!(
+            "\nReady. Read the book with `cargo xtask book --serve`; run the tests with `cargo xtask test`."
+        );
         Ok(())
     }
 }
@@ -56,7 +67,11 @@ fn toolchain() -> Check {
         .and_then(|t| util::manifest_value(&t, "toolchain", "channel"))
         .unwrap_or_default();
     if !pinned.is_empty() && version.contains(&pinned) {
-        Check { level: Level::Ok, what: format!("Rust toolchain: {version}"), fix: String::new() }
+        Check {
+            level: Level::Ok,
+            what: format!("Rust toolchain: {version}"),
+            fix: String::new(),
+        }
     } else {
         Check {
             level: Level::Missing,
@@ -83,27 +98,46 @@ fn nextest() -> Check {
 
 /// Builds and runs gpu_context's `gpu_report`, so xtask itself never has to compile wgpu.
 fn gpu_adapter() -> Check {
-    eprintln!("(building the adapter probe: the first time this compiles wgpu, which takes a few minutes)");
-    let result = util::cargo().args(["run", "--quiet", "-p", "gpu_context", "--bin", "gpu_report"]).output();
+    eprintln!(
+        "(building the adapter probe: the first time this compiles wgpu, which takes a few minutes)"
+    );
+    let result = util::cargo()
+        .args(["run", "--quiet", "-p", "gpu_context", "--bin", "gpu_report"])
+        .output();
     let out = match result {
         Ok(out) => out,
         Err(e) => {
-            return Check { level: Level::Missing, what: "GPU adapter (probe did not start)".into(), fix: e.to_string() };
+            return Check {
+                level: Level::Missing,
+                what: "GPU adapter (probe did not start)".into(),
+                fix: e.to_string(),
+            };
         }
     };
     let stdout = String::from_utf8_lossy(&out.stdout);
     let field = |name: &str| {
         stdout
             .lines()
-            .find_map(|l| l.strip_prefix(name).map(|v| v.trim_start_matches(':').trim().to_owned()))
+            .find_map(|l| {
+                l.strip_prefix(name)
+                    .map(|v| v.trim_start_matches(':').trim().to_owned())
+            })
             .unwrap_or_default()
     };
     if out.status.success() {
         let kind = field("type");
-        let note = if kind == "Cpu" { " (a software adapter: correct but slow)" } else { "" };
+        let note = if kind == "Cpu" {
+            " (a software adapter: correct but slow)"
+        } else {
+            ""
+        };
         Check {
             level: Level::Ok,
-            what: format!("GPU adapter: {} — {}, {kind}{note}", field("adapter"), field("backend")),
+            what: format!(
+                "GPU adapter: {} — {}, {kind}{note}",
+                field("adapter"),
+                field("backend")
+            ),
             fix: String::new(),
         }
     } else {
@@ -117,27 +151,35 @@ fn gpu_adapter() -> Check {
 
 fn book_tool((tool, version): (&str, &str)) -> Check {
     match installed_version(tool) {
-        Some(found) if found == version => {
-            Check { level: Level::Ok, what: format!("book tool: {tool} {found}"), fix: String::new() }
-        }
+        Some(found) if found == version => Check {
+            level: Level::Ok,
+            what: format!("book tool: {tool} {found}"),
+            fix: String::new(),
+        },
         found => Check {
             level: Level::Warn,
             what: format!(
                 "book tool {tool} {version} (found: {})",
                 found.unwrap_or_else(|| "not installed".into())
             ),
-            fix: "Only needed to build the book: `cargo xtask book` installs it into .tools/.".into(),
+            fix: "Only needed to build the book: `cargo xtask book` installs it into .tools/."
+                .into(),
         },
     }
 }
 
 fn npm() -> Check {
     match output(Command::new("npm").arg("--version")) {
-        Some(v) => Check { level: Level::Ok, what: format!("npm {v} (fetches KaTeX for the book)"), fix: String::new() },
+        Some(v) => Check {
+            level: Level::Ok,
+            what: format!("npm {v} (fetches KaTeX for the book)"),
+            fix: String::new(),
+        },
         None => Check {
             level: Level::Warn,
             what: "npm (fetches KaTeX's fonts for the book)".into(),
-            fix: "Only needed to build the book: install Node.js and npm from https://nodejs.org.".into(),
+            fix: "Only needed to build the book: install Node.js and npm from https://nodejs.org."
+                .into(),
         },
     }
 }

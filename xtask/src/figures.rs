@@ -11,10 +11,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     for (package, bin) in &programs {
         let mut cmd = util::cargo();
-        cmd.args(["run", "--release", "-p", package, "--bin", bin, "--"]).args(args);
-        run_step(&mut cmd, &format!("figures from {package}::{bin}"), "Its message above says what went wrong.")?;
+        cmd.args(["run", "--release", "-p", package, "--bin", bin, "--"])
+            .args(args);
+        run_step(
+            &mut cmd,
+            &format!("figures from {package}::{bin}"),
+            "Its message above says what went wrong.",
+        )?;
     }
-    eprintln!("\n{} figure program(s) ran; review `git status figures/` and commit the results.", programs.len());
+    eprintln!(
+        "\n{} figure program(s) ran; review `git status figures/` and commit the results.",
+        programs.len()
+    );
     Ok(())
 }
 
@@ -27,10 +35,14 @@ pub fn figure_programs() -> Vec<(String, String)> {
             for entry in entries.flatten() {
                 let path = entry.path();
                 let stem = if path.is_dir() {
-                    path.join("main.rs").is_file().then(|| entry.file_name().to_string_lossy().into_owned())
+                    path.join("main.rs")
+                        .is_file()
+                        .then(|| entry.file_name().to_string_lossy().into_owned())
                 } else {
                     path.extension().is_some_and(|e| e == "rs").then(|| {
-                        path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+                        path.file_stem()
+                            .map(|s| s.to_string_lossy().into_owned())
+                            .unwrap_or_default()
                     })
                 };
                 bins.extend(stem.filter(|s| s.ends_with("_figures")));

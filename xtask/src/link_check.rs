@@ -14,7 +14,10 @@ pub fn check(html_root: &Path) -> Result<Report, String> {
     let mut pages = Vec::new();
     collect_html(html_root, &mut pages);
     if pages.is_empty() {
-        return Err(format!("no HTML pages under {}: build the book first", html_root.display()));
+        return Err(format!(
+            "no HTML pages under {}: build the book first",
+            html_root.display()
+        ));
     }
     let mut ids: HashMap<PathBuf, Vec<String>> = HashMap::new();
     let mut problems = Vec::new();
@@ -24,8 +27,12 @@ pub fn check(html_root: &Path) -> Result<Report, String> {
         if page.file_name().is_some_and(|n| n == "404.html") {
             continue;
         }
-        let text = fs::read_to_string(page).map_err(|e| format!("cannot read {}: {e}", page.display()))?;
-        for target in attribute_values(&text, "href").into_iter().chain(attribute_values(&text, "src")) {
+        let text =
+            fs::read_to_string(page).map_err(|e| format!("cannot read {}: {e}", page.display()))?;
+        for target in attribute_values(&text, "href")
+            .into_iter()
+            .chain(attribute_values(&text, "src"))
+        {
             if is_external(&target) {
                 continue;
             }
@@ -39,15 +46,24 @@ pub fn check(html_root: &Path) -> Result<Report, String> {
                 page.clone()
             } else {
                 let joined = normalize(&page.parent().unwrap_or(html_root).join(path_part));
-                if joined.is_dir() { joined.join("index.html") } else { joined }
+                if joined.is_dir() {
+                    joined.join("index.html")
+                } else {
+                    joined
+                }
             };
             if !file.starts_with(html_root) || !file.is_file() {
-                problems.push(format!("{}: `{target}` points to a missing file", rel(html_root, page)));
+                problems.push(format!(
+                    "{}: `{target}` points to a missing file",
+                    rel(html_root, page)
+                ));
                 continue;
             }
             if let Some(fragment) = fragment.filter(|f| !f.is_empty()) {
                 let known = ids.entry(file.clone()).or_insert_with(|| {
-                    fs::read_to_string(&file).map(|t| attribute_values(&t, "id")).unwrap_or_default()
+                    fs::read_to_string(&file)
+                        .map(|t| attribute_values(&t, "id"))
+                        .unwrap_or_default()
                 });
                 if !known.iter().any(|id| id == fragment) {
                     problems.push(format!(
@@ -60,7 +76,10 @@ pub fn check(html_root: &Path) -> Result<Report, String> {
         }
     }
     if problems.is_empty() {
-        Ok(Report { pages: pages.len(), links })
+        Ok(Report {
+            pages: pages.len(),
+            links,
+        })
     } else {
         problems.sort();
         problems.dedup();
@@ -74,7 +93,17 @@ pub fn check(html_root: &Path) -> Result<Report, String> {
 
 fn is_external(target: &str) -> bool {
     let lower = target.to_ascii_lowercase();
-    ["http://", "https://", "mailto:", "javascript:", "data:", "//", "{{"].iter().any(|p| lower.starts_with(p))
+    [
+        "http://",
+        "https://",
+        "mailto:",
+        "javascript:",
+        "data:",
+        "//",
+        "{{",
+    ]
+    .iter()
+    .any(|p| lower.starts_with(p))
 }
 
 /// Values of `name="…"` attributes (double or single quotes), with `&amp;` decoded.
@@ -118,7 +147,9 @@ fn normalize(path: &Path) -> PathBuf {
 }
 
 fn collect_html(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -130,7 +161,10 @@ fn collect_html(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn rel(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root).unwrap_or(path).display().to_string()
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 #[cfg(test)]
@@ -142,7 +176,8 @@ mod tests {
 
     impl Site {
         fn new(tag: &str, pages: &[(&str, &str)]) -> Self {
-            let root = std::env::temp_dir().join(format!("xtask-link-check-{}-{tag}", std::process::id()));
+            let root =
+                std::env::temp_dir().join(format!("xtask-link-check-{}-{tag}", std::process::id()));
             let _ = fs::remove_dir_all(&root);
             for (name, body) in pages {
                 let path = root.join(name);
@@ -161,32 +196,56 @@ mod tests {
 
     #[test]
     fn good_links_and_anchors_pass() {
-        let site = Site::new("good", &[
-            ("index.html", r##"<a href="a/b.html#sec">x</a><img src="fig.svg"><a href="https://x.org/nope">"##),
-            ("a/b.html", r##"<h2 id="sec">S</h2><a href="../index.html">up</a><a href="#sec">self</a>"##),
-            ("fig.svg", "<svg/>"),
-        ]);
+        let site = Site::new(
+            "good",
+            &[
+                (
+                    "index.html",
+                    r##"<a href="a/b.html#sec">x</a><img src="fig.svg"><a href="https://x.org/nope">"##,
+                ),
+                (
+                    "a/b.html",
+                    r##"<h2 id="sec">S</h2><a href="../index.html">up</a><a href="#sec">self</a>"##,
+                ),
+                ("fig.svg", "<svg/>"),
+            ],
+        );
         let report = check(&site.0).unwrap();
         assert_eq!((report.pages, report.links), (2, 4));
     }
 
     #[test]
     fn a_missing_page_fails_naming_the_link() {
-        let site = Site::new("missing_page", &[("index.html", r#"<a href="gone.html">x</a>"#)]);
+        let site = Site::new(
+            "missing_page",
+            &[("index.html", r#"<a href="gone.html">x</a>"#)],
+        );
         let err = check(&site.0).err().unwrap();
-        assert!(err.contains("index.html: `gone.html` points to a missing file"), "{err}");
+        assert!(
+            err.contains("index.html: `gone.html` points to a missing file"),
+            "{err}"
+        );
     }
 
     #[test]
     fn a_missing_anchor_fails() {
-        let site = Site::new("missing_anchor", &[("index.html", r##"<a href="b.html#nope">x</a>"##), ("b.html", r#"<p id="yes"></p>"#)]);
+        let site = Site::new(
+            "missing_anchor",
+            &[
+                ("index.html", r##"<a href="b.html#nope">x</a>"##),
+                ("b.html", r#"<p id="yes"></p>"#),
+            ],
+        );
         let err = check(&site.0).err().unwrap();
         assert!(err.contains("anchor"), "{err}");
     }
 
     #[test]
     fn data_attributes_are_not_links() {
-        assert_eq!(attribute_values(r#"<a data-href="x" href="y" xid="q" id="z">"#, "href"), ["y"]);
+        assert_eq!(
+            attribute_values(r#"<a data-href="x" href="y" xid="q" id="z">"#, "href"),
+            ["y"]
+        );
         assert_eq!(attribute_values(r#"<a xid="q" id="z">"#, "id"), ["z"]);
     }
 }

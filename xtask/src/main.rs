@@ -38,7 +38,9 @@ fn main() -> ExitCode {
         "book" => book::run(rest),
         "test" => test::run(rest),
         "figures" => figures::run(rest),
-        "check-exercises" | "release" | "grade" | "progress" | "hint" => exercises::run(command, rest),
+        "check-exercises" | "release" | "grade" | "progress" | "hint" => {
+            exercises::run(command, rest)
+        }
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())

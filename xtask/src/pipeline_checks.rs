@@ -21,19 +21,32 @@ fn write(path: &Path, text: &str) {
 }
 
 fn text(out: &Output) -> String {
-    format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
 }
 
 /// A one-chapter book using the same mdBook as the course, built into `<dir>/build`.
 fn build_book(dir: &Path, book_toml_extra: &str, chapter: &str) -> Output {
     write(
         &dir.join("book.toml"),
-        &format!("[book]\ntitle = \"check\"\nsrc = \"src\"\n[build]\nbuild-dir = \"build\"\n[rust]\nedition = \"2024\"\n{book_toml_extra}"),
+        &format!(
+            "[book]\ntitle = \"check\"\nsrc = \"src\"\n[build]\nbuild-dir = \"build\"\n[rust]\nedition = \"2024\"\n{book_toml_extra}"
+        ),
     );
-    write(&dir.join("src/SUMMARY.md"), "# Summary\n\n- [Chapter](chapter.md)\n- [Other](other.md)\n");
+    write(
+        &dir.join("src/SUMMARY.md"),
+        "# Summary\n\n- [Chapter](chapter.md)\n- [Other](other.md)\n",
+    );
     write(&dir.join("src/chapter.md"), chapter);
     write(&dir.join("src/other.md"), "# Other\n\n## A real heading\n");
-    Command::new(tools_bin().join("mdbook")).arg("build").current_dir(dir).output().expect("mdbook runs")
+    Command::new(tools_bin().join("mdbook"))
+        .arg("build")
+        .current_dir(dir)
+        .output()
+        .expect("mdbook runs")
 }
 
 #[test]
@@ -49,8 +62,14 @@ fn a_wrong_rust_block_in_a_chapter_fails_the_book_doctests() {
         .output()
         .unwrap();
     let log = text(&out);
-    assert!(!out.status.success(), "the doctests passed with a wrong block:\n{log}");
-    assert!(log.contains("chapter.md") && log.contains("FAILED"), "{log}");
+    assert!(
+        !out.status.success(),
+        "the doctests passed with a wrong block:\n{log}"
+    );
+    assert!(
+        log.contains("chapter.md") && log.contains("FAILED"),
+        "{log}"
+    );
     assert!(log.contains("deliberately wrong"), "{log}");
 }
 
@@ -61,12 +80,23 @@ fn a_broken_link_and_a_missing_anchor_fail_the_link_check() {
     let built = build_book(&dir, "[output.html]\n", chapter);
     assert!(built.status.success(), "{}", text(&built));
 
-    let err = crate::link_check::check(&dir.join("build")).err().expect("the link check must fail");
+    let err = crate::link_check::check(&dir.join("build"))
+        .err()
+        .expect("the link check must fail");
     // mdBook copies the first chapter to index.html and all chapters into print.html: the same
     // two mistakes are reported on each page that carries them.
-    assert!(err.contains("chapter.html: `missing.html` points to a missing file"), "{err}");
-    assert!(err.contains("chapter.html: `other.html#nowhere` points to an anchor"), "{err}");
-    assert!(!err.contains("a-real-heading"), "a good anchor was reported: {err}");
+    assert!(
+        err.contains("chapter.html: `missing.html` points to a missing file"),
+        "{err}"
+    );
+    assert!(
+        err.contains("chapter.html: `other.html#nowhere` points to an anchor"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("a-real-heading"),
+        "a good anchor was reported: {err}"
+    );
 }
 
 #[test]
@@ -75,7 +105,9 @@ fn a_gpu_test_with_a_wrong_expected_value_fails_nextest() {
     // target dir so the already-compiled wgpu is reused.
     let dir = scratch("wrong_gpu_test");
     let manifest = fs::read_to_string(root().join("Cargo.toml")).unwrap();
-    let profiles = &manifest[manifest.find("[profile.").expect("the root manifest has profiles")..];
+    let profiles = &manifest[manifest
+        .find("[profile.")
+        .expect("the root manifest has profiles")..];
     write(
         &dir.join("Cargo.toml"),
         &format!(
@@ -107,8 +139,14 @@ fn a_gpu_test_with_a_wrong_expected_value_fails_nextest() {
         .output()
         .unwrap();
     let log = text(&out);
-    assert!(!out.status.success(), "nextest passed with a wrong GPU expectation:\n{log}");
+    assert!(
+        !out.status.success(),
+        "nextest passed with a wrong GPU expectation:\n{log}"
+    );
     assert!(log.contains("2 tests run: 1 passed, 1 failed"), "{log}");
     assert!(log.contains("gpu_wrong_expectation"), "{log}");
-    assert!(log.contains("[11.0, 22.0]"), "the failure shows the GPU's real result:\n{log}");
+    assert!(
+        log.contains("[11.0, 22.0]"),
+        "the failure shows the GPU's real result:\n{log}"
+    );
 }

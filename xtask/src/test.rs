@@ -12,17 +12,32 @@ fn run_all() -> Result<(), String> {
     let mut step = |name: &str, f: &mut dyn FnMut() -> Result<(), String>| -> Result<(), String> {
         let start = Instant::now();
         let result = f();
-        timings.push((name.to_owned(), start.elapsed().as_secs_f64(), result.is_ok()));
+        timings.push((
+            name.to_owned(),
+            start.elapsed().as_secs_f64(),
+            result.is_ok(),
+        ));
         result
     };
 
     let outcome = (|| -> Result<(), String> {
         step("format", &mut || {
-            run_step(util::cargo().args(["fmt", "--all", "--", "--check"]), "checking formatting", "Run `cargo fmt --all`.")
+            run_step(
+                util::cargo().args(["fmt", "--all", "--", "--check"]),
+                "checking formatting",
+                "Run `cargo fmt --all`.",
+            )
         })?;
         step("clippy", &mut || {
             run_step(
-                util::cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]),
+                util::cargo().args([
+                    "clippy",
+                    "--workspace",
+                    "--all-targets",
+                    "--",
+                    "-D",
+                    "warnings",
+                ]),
                 "clippy, warnings denied",
                 "Fix the warnings above.",
             )
@@ -35,7 +50,11 @@ fn run_all() -> Result<(), String> {
             if ci {
                 cmd.args(["--profile", "ci"]);
             }
-            run_step(&mut cmd, "workspace tests (GPU tests one at a time)", "The failing tests are listed above.")
+            run_step(
+                &mut cmd,
+                "workspace tests (GPU tests one at a time)",
+                "The failing tests are listed above.",
+            )
         })?;
         step("doctests (crates and book)", &mut || {
             run_step(
@@ -77,18 +96,34 @@ pub fn run(args: &[String]) -> Result<(), String> {
 /// Every package with a `tests/loom.rs`, in its own target dir: `--cfg loom` changes every crate
 /// in the build, and keeping those artifacts apart keeps the normal build's cache intact.
 fn loom() -> Result<(), String> {
-    let packages: Vec<String> =
-        code_packages().into_iter().filter(|(_, dir)| dir.join("tests/loom.rs").is_file()).map(|(n, _)| n).collect();
+    let packages: Vec<String> = code_packages()
+        .into_iter()
+        .filter(|(_, dir)| dir.join("tests/loom.rs").is_file())
+        .map(|(n, _)| n)
+        .collect();
     if packages.is_empty() {
         eprintln!("\n==> no loom models yet");
         return Ok(());
     }
     for package in packages {
         let mut cmd = util::cargo();
-        cmd.args(["nextest", "run", "--release", "-p", &package, "--test", "loom", "--no-fail-fast"])
-            .env("RUSTFLAGS", "--cfg loom")
-            .env("CARGO_TARGET_DIR", root().join("target/loom"));
-        run_step(&mut cmd, &format!("loom models of {package}"), "Loom's report above shows the interleaving that failed.")?;
+        cmd.args([
+            "nextest",
+            "run",
+            "--release",
+            "-p",
+            &package,
+            "--test",
+            "loom",
+            "--no-fail-fast",
+        ])
+        .env("RUSTFLAGS", "--cfg loom")
+        .env("CARGO_TARGET_DIR", root().join("target/loom"));
+        run_step(
+            &mut cmd,
+            &format!("loom models of {package}"),
+            "Loom's report above shows the interleaving that failed.",
+        )?;
     }
     Ok(())
 }

@@ -3,7 +3,10 @@ use std::process::Command;
 
 /// The repository root (xtask lives one level below it).
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask has a parent folder").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask has a parent folder")
+        .to_path_buf()
 }
 
 /// Where `cargo xtask book` installs the pinned mdbook tools (git-ignored).
@@ -30,7 +33,9 @@ pub fn cargo() -> Command {
 /// Runs a command, echoing it first; a failure names the step and what to do about it.
 pub fn run_step(cmd: &mut Command, step: &str, fix: &str) -> Result<(), String> {
     eprintln!("\n==> {step}\n    $ {}", describe(cmd));
-    let status = cmd.status().map_err(|e| format!("{step}: could not start `{}`: {e}. {fix}", describe(cmd)))?;
+    let status = cmd
+        .status()
+        .map_err(|e| format!("{step}: could not start `{}`: {e}. {fix}", describe(cmd)))?;
     if status.success() {
         Ok(())
     } else {
@@ -41,7 +46,9 @@ pub fn run_step(cmd: &mut Command, step: &str, fix: &str) -> Result<(), String> 
 /// Runs a command and returns its stdout, or None if it could not run or failed.
 pub fn output(cmd: &mut Command) -> Option<String> {
     let out = cmd.output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
 }
 
 pub fn describe(cmd: &Command) -> String {
@@ -56,10 +63,14 @@ pub fn describe(cmd: &Command) -> String {
 /// Workspace packages under `code/` as (package name, folder).
 pub fn code_packages() -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(root().join("code")) else { return out };
+    let Ok(entries) = std::fs::read_dir(root().join("code")) else {
+        return out;
+    };
     for entry in entries.flatten() {
         let dir = entry.path();
-        let Ok(manifest) = std::fs::read_to_string(dir.join("Cargo.toml")) else { continue };
+        let Ok(manifest) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
+            continue;
+        };
         if let Some(name) = manifest_value(&manifest, "package", "name") {
             out.push((name, dir));
         }

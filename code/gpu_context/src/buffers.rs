@@ -25,6 +25,7 @@ impl GpuContext {
         Ok(())
     }
 
+    // ANCHOR: upload
     /// A storage buffer holding a copy of `data`.
     pub fn upload<T: Pod>(&self, label: &str, data: &[T]) -> Result<wgpu::Buffer, GpuError> {
         let bytes: &[u8] = bytemuck::cast_slice(data);
@@ -49,6 +50,7 @@ impl GpuContext {
             mapped_at_creation: false,
         }))
     }
+    // ANCHOR_END: upload
 
     /// Copies a storage buffer back to the CPU. Waits for all submitted work first.
     ///
@@ -58,6 +60,7 @@ impl GpuContext {
         ReadbackBuffer::new(self, buffer.size())?.read(self, buffer)
     }
 
+    // ANCHOR: bind_buffers
     /// A bind group for group 0 of `pipeline` with `buffers` at bindings 0, 1, 2, …
     pub fn bind_buffers(
         &self,
@@ -78,6 +81,7 @@ impl GpuContext {
             entries: &entries,
         })
     }
+    // ANCHOR_END: bind_buffers
 }
 
 /// A mappable buffer kept for repeated read-backs, so that a loop does not allocate one per read.
@@ -105,6 +109,7 @@ impl ReadbackBuffer {
         self.buffer.size()
     }
 
+    // ANCHOR: read
     /// Copies `source` (all of it) into this buffer, waits, and returns its contents.
     pub fn read<T: Pod>(
         &self,
@@ -123,6 +128,7 @@ impl ReadbackBuffer {
         ctx.queue.submit([encoder.finish()]);
         self.map_and_copy(ctx, bytes)
     }
+    // ANCHOR_END: read
 
     /// Reads what earlier submitted work copied into this buffer (the caller recorded the copy).
     pub fn read_recorded<T: Pod>(&self, ctx: &GpuContext, bytes: u64) -> Result<Vec<T>, GpuError> {
@@ -134,6 +140,7 @@ impl ReadbackBuffer {
         &self.buffer
     }
 
+    // ANCHOR: map_and_copy
     fn map_and_copy<T: Pod>(&self, ctx: &GpuContext, bytes: u64) -> Result<Vec<T>, GpuError> {
         let slice = self.buffer.slice(..bytes);
         let (sender, receiver) = std::sync::mpsc::channel();
@@ -156,4 +163,5 @@ impl ReadbackBuffer {
         self.buffer.unmap();
         Ok(out)
     }
+    // ANCHOR_END: map_and_copy
 }

@@ -41,6 +41,7 @@ impl GpuContext {
         }
     }
 
+    // ANCHOR: open
     async fn open(req: &Requirements) -> Result<Self, GpuError> {
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
@@ -85,7 +86,9 @@ impl GpuContext {
             report,
         })
     }
+    // ANCHOR_END: open
 
+    // ANCHOR: pick_adapter
     async fn pick_adapter(
         instance: &wgpu::Instance,
         force_software: bool,
@@ -119,12 +122,14 @@ impl GpuContext {
             details: tried.join("; "),
         })
     }
+    // ANCHOR_END: pick_adapter
 
     /// A description of the adapter and device, for logs, `cargo xtask doctor` and sidecars.
     pub fn report(&self) -> &AdapterReport {
         &self.report
     }
 
+    // ANCHOR: wait
     /// Blocks until the GPU has finished all submitted work.
     pub fn wait(&self) -> Result<(), GpuError> {
         self.device
@@ -132,4 +137,5 @@ impl GpuContext {
             .map(|_| ())
             .map_err(|e| GpuError::Execution(e.to_string()))
     }
+    // ANCHOR_END: wait
 }

@@ -17,6 +17,7 @@ mod context;
 mod error;
 mod pipeline_cache;
 mod report;
+mod surface;
 mod timing;
 
 pub use buffers::ReadbackBuffer;
@@ -24,6 +25,7 @@ pub use context::{GpuContext, Requirements};
 pub use error::GpuError;
 pub use pipeline_cache::PipelineCache;
 pub use report::AdapterReport;
+pub use surface::{ColorSpace, RenderGpu, WgpuHasDisplayHandle, surface_config};
 pub use timing::{TimedRun, TimingSource};
 
 /// wgpu itself, re-exported so that every crate uses the same version through this one.

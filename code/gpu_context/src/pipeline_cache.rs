@@ -41,6 +41,7 @@ impl PipelineCache {
 }
 
 impl GpuContext {
+    // ANCHOR: compile_pipeline
     /// Compiles a compute pipeline with an automatic bind-group layout. No caching: every call
     /// pays the full compilation cost (the "immediate mode without a cache" of the course).
     pub fn compile_pipeline(
@@ -74,6 +75,7 @@ impl GpuContext {
             }),
         }
     }
+    // ANCHOR_END: compile_pipeline
 
     /// The pipeline for this source and entry point, compiled on first use only.
     pub fn cached_pipeline(

@@ -29,6 +29,7 @@ impl GpuContext {
             .contains(wgpu::Features::TIMESTAMP_QUERY)
     }
 
+    // ANCHOR: time_commands
     /// Records the commands from `record`, submits them, waits, and times them.
     ///
     /// With timestamp queries, an empty compute pass before and after the recorded commands
@@ -89,6 +90,7 @@ impl GpuContext {
             }),
         }
     }
+    // ANCHOR_END: time_commands
 }
 
 fn mark(encoder: &mut wgpu::CommandEncoder, set: &wgpu::QuerySet, index: u32) {
