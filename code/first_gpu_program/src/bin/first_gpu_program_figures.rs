@@ -72,7 +72,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             .expect("a recorded dispatch runs")
             .time
         });
-        for (i, (name, stats)) in [
+        for (i, (variant, stats)) in [
             ("cpu_loop", cpu),
             ("gpu_round_trip", round_trip),
             ("gpu_kernel", kernel),
@@ -82,10 +82,10 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         {
             csv.row(&[
                 n.to_string(),
-                (*name).into(),
-                stats.median.to_string(),
-                stats.p10.to_string(),
-                stats.p90.to_string(),
+                (*variant).into(),
+                format!("{:.4e}", stats.median),
+                format!("{:.4e}", stats.p10),
+                format!("{:.4e}", stats.p90),
             ]);
             series[i].point_with_spread(
                 n as f64,
@@ -98,7 +98,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     progress.finish();
 
     let mut sidecar = Sidecar::new(
-        "first_gpu_vector_add",
+        &name,
         "vector addition: CPU loop vs GPU round trip vs GPU kernel",
     );
     sidecar.adapter_json = Some(report.to_json());
