@@ -53,13 +53,12 @@ pub fn figure_programs() -> Vec<(String, String)> {
             for line in manifest.lines().map(str::trim) {
                 if line.starts_with('[') {
                     in_bin = line == "[[bin]]";
-                } else if in_bin {
-                    if let Some((k, v)) = line.split_once('=') {
-                        let v = v.trim().trim_matches('"');
-                        if k.trim() == "name" && v.ends_with("_figures") {
-                            bins.push(v.to_owned());
-                        }
-                    }
+                } else if in_bin
+                    && let Some((k, v)) = line.split_once('=')
+                    && k.trim() == "name"
+                    && v.trim().trim_matches('"').ends_with("_figures")
+                {
+                    bins.push(v.trim().trim_matches('"').to_owned());
                 }
             }
         }

@@ -85,12 +85,11 @@ pub fn manifest_value(manifest: &str, section: &str, key: &str) -> Option<String
     for line in manifest.lines().map(str::trim) {
         if line.starts_with('[') {
             in_section = line == format!("[{section}]");
-        } else if in_section {
-            if let Some((k, v)) = line.split_once('=') {
-                if k.trim() == key {
-                    return Some(v.trim().trim_matches('"').to_owned());
-                }
-            }
+        } else if in_section
+            && let Some((k, v)) = line.split_once('=')
+            && k.trim() == key
+        {
+            return Some(v.trim().trim_matches('"').to_owned());
         }
     }
     None

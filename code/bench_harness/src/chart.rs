@@ -17,12 +17,18 @@ const COLOURS: [&str; 10] = [
     "#bcbd22", "#17becf",
 ];
 
+/// A data point `(x, y)` with an optional spread `(low, high)`.
+pub type Point = (f64, f64, Option<(f64, f64)>);
+
+/// A labelled bar: `(label, value, optional (low, high) spread)`.
+pub type Bar = (String, f64, Option<(f64, f64)>);
+
 /// One line of a [`LineChart`]: points `(x, y)` with an optional spread `(low, high)` drawn as a
 /// whisker (use the 10th and 90th percentiles).
 #[derive(Clone, Debug, Default)]
 pub struct Series {
     pub name: String,
-    pub points: Vec<(f64, f64, Option<(f64, f64)>)>,
+    pub points: Vec<Point>,
 }
 
 impl Series {
@@ -310,7 +316,7 @@ pub struct BarChart {
     pub y_label: String,
     pub log_y: bool,
     /// `(label, value, optional (low, high) spread)`.
-    pub bars: Vec<(String, f64, Option<(f64, f64)>)>,
+    pub bars: Vec<Bar>,
 }
 
 impl BarChart {

@@ -13,7 +13,7 @@ mod machine;
 mod output;
 mod stats;
 
-pub use chart::{BarChart, LineChart, Series};
+pub use chart::{Bar, BarChart, LineChart, Point, Series};
 pub use machine::{CacheLevel, MachineInfo};
 pub use output::{Csv, Sidecar, figures_dir, git_commit};
 pub use stats::{Stats, measure, measure_durations};

@@ -14,7 +14,7 @@ impl GpuContext {
         let limits = self.device.limits();
         let max = limits
             .max_buffer_size
-            .min(u64::from(limits.max_storage_buffer_binding_size));
+            .min(limits.max_storage_buffer_binding_size);
         if bytes > max {
             return Err(GpuError::BufferTooLarge {
                 label: label.to_owned(),

@@ -55,7 +55,7 @@ impl GpuContext {
             });
         }
         let limits = adapter.limits();
-        let binding = u64::from(limits.max_storage_buffer_binding_size);
+        let binding = limits.max_storage_buffer_binding_size;
         if binding < req.min_storage_buffer_binding_size {
             return Err(GpuError::LimitTooLow {
                 adapter: info.name,

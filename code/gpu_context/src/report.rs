@@ -30,7 +30,7 @@ impl AdapterReport {
             driver,
             timestamps: device.features().contains(wgpu::Features::TIMESTAMP_QUERY),
             max_buffer_size: limits.max_buffer_size,
-            max_storage_buffer_binding_size: u64::from(limits.max_storage_buffer_binding_size),
+            max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
             max_compute_workgroup_storage_size: limits.max_compute_workgroup_storage_size,
             max_compute_invocations_per_workgroup: limits.max_compute_invocations_per_workgroup,
         }
