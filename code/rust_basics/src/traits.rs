@@ -1,0 +1,103 @@
+//! Traits and generics: shared behaviour, and the choice between static and dynamic dispatch.
+
+// ANCHOR: trait
+/// An element-wise activation function, as a neural network layer uses it.
+pub trait Activation {
+    fn name(&self) -> &'static str;
+
+    fn apply(&self, x: f32) -> f32;
+
+    /// A provided method: every implementor gets it for free, and may override it.
+    fn apply_all(&self, values: &mut [f32]) {
+        for v in values {
+            *v = self.apply(*v);
+        }
+    }
+}
+
+pub struct Relu;
+
+pub struct LeakyRelu {
+    pub slope: f32,
+}
+
+impl Activation for Relu {
+    fn name(&self) -> &'static str {
+        "relu"
+    }
+    fn apply(&self, x: f32) -> f32 {
+        x.max(0.0)
+    }
+}
+
+impl Activation for LeakyRelu {
+    fn name(&self) -> &'static str {
+        "leaky_relu"
+    }
+    fn apply(&self, x: f32) -> f32 {
+        if x > 0.0 { x } else { self.slope * x }
+    }
+}
+// ANCHOR_END: trait
+
+// ANCHOR: dispatch
+/// Static dispatch: the compiler makes one copy of this function per `A` and can inline
+/// `apply` into the loop.
+pub fn activate<A: Activation>(act: &A, values: &mut [f32]) {
+    act.apply_all(values);
+}
+
+/// Dynamic dispatch: one copy of the function; each `apply` is a call through a vtable pointer.
+/// Worth it when the choice is made at run time, e.g. a list of layers read from a file.
+pub fn activate_all(layers: &[Box<dyn Activation>], values: &mut [f32]) {
+    for layer in layers {
+        layer.apply_all(values);
+    }
+}
+// ANCHOR_END: dispatch
+
+// ANCHOR: generic
+/// The largest element of any slice whose elements can be compared and copied.
+/// `PartialOrd` (not `Ord`) so that it works for floats; NaNs are skipped.
+pub fn max_of<T: PartialOrd + Copy>(values: &[T]) -> Option<T> {
+    values
+        .iter()
+        .copied()
+        .filter(|v| v.partial_cmp(v).is_some()) // only NaN is not comparable with itself
+        .reduce(|best, v| if v > best { v } else { best })
+}
+// ANCHOR_END: generic
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn activations_apply() {
+        let mut v = [-2.0, 3.0];
+        activate(&Relu, &mut v);
+        assert_eq!(v, [0.0, 3.0]);
+        let mut w = [-2.0, 3.0];
+        activate(&LeakyRelu { slope: 0.5 }, &mut w);
+        assert_eq!(w, [-1.0, 3.0]);
+    }
+
+    #[test]
+    fn a_chain_of_boxed_layers_runs_in_order() {
+        let layers: Vec<Box<dyn Activation>> =
+            vec![Box::new(LeakyRelu { slope: 0.1 }), Box::new(Relu)];
+        let names: Vec<_> = layers.iter().map(|l| l.name()).collect();
+        assert_eq!(names, ["leaky_relu", "relu"]);
+        let mut v = [-10.0, 4.0];
+        activate_all(&layers, &mut v);
+        assert_eq!(v, [0.0, 4.0]);
+    }
+
+    #[test]
+    fn max_of_works_for_integers_and_floats() {
+        assert_eq!(max_of(&[3, 9, 2]), Some(9));
+        assert_eq!(max_of(&[1.5f32, f32::NAN, 0.5]), Some(1.5));
+        assert_eq!(max_of(&[f32::NAN, 2.0]), Some(2.0));
+        assert_eq!(max_of::<u8>(&[]), None);
+    }
+}
