@@ -1,0 +1,140 @@
+//! Runs every measurement of the memory-hierarchy chapters and writes `figures/memory_*`.
+//!
+//! ```text
+//! memory_hierarchies_figures                 every sweep, then the cachegrind twins
+//! memory_hierarchies_figures --quick         smaller sizes and fewer samples (a smoke test)
+//! memory_hierarchies_figures --only latency  one section (see SECTIONS)
+//! memory_hierarchies_figures --cachegrind row_major   one kernel, once (run under valgrind)
+//! ```
+
+mod cachegrind;
+mod clock;
+mod cpu;
+mod layouts;
+mod report;
+mod sweeps;
+
+use bench_harness::MachineInfo;
+
+/// Sizes and sample counts, chosen so the whole run fits in a few minutes on a 2-core VM.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// Bytes of the last-level cache, as the OS reports it.
+    pub llc: usize,
+    /// "Past the LLC": the working set of the big-array measurements.
+    pub big: usize,
+    pub warmup: usize,
+    pub samples: usize,
+    pub quick: bool,
+}
+
+impl Config {
+    pub fn new(machine: &MachineInfo, quick: bool) -> Self {
+        let llc = machine
+            .data_cache_bytes(3)
+            .or_else(|| machine.data_cache_bytes(2))
+            .unwrap_or(8 << 20) as usize;
+        // Four times the LLC (at most 512 MiB); a quarter of that for a quick smoke run.
+        let big = (4 * llc).min(512 << 20);
+        Self {
+            llc,
+            big: if quick { big / 16 } else { big },
+            warmup: 1,
+            samples: if quick { 3 } else { 7 },
+            quick,
+        }
+    }
+}
+
+const SECTIONS: [&str; 7] = [
+    "latency",
+    "layouts",
+    "containers",
+    "growth",
+    "cpu",
+    "virtual_memory",
+    "cachegrind",
+];
+
+fn main() {
+    if let Err(message) = run() {
+        eprintln!("error: {message}");
+        std::process::exit(2);
+    }
+}
+
+fn run() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let machine = MachineInfo::detect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let cfg = Config::new(&machine, quick);
+    if let Some(kernel) = value_of(&args, "--cachegrind")? {
+        return cachegrind::run_kernel(&kernel, &cfg);
+    }
+    let only = value_of(&args, "--only")?;
+    if let Some(section) = &only
+        && !SECTIONS.contains(&section.as_str())
+    {
+        return Err(format!(
+            "unknown section `{section}`; choose one of: {}",
+            SECTIONS.join(", ")
+        ));
+    }
+    println!("machine: {}", machine.summary());
+    for c in &machine.caches {
+        println!(
+            "  L{} {:<11} {:>8} KiB, shared by {} CPU(s)",
+            c.level,
+            c.kind,
+            c.bytes / 1024,
+            c.shared_by
+        );
+    }
+    println!(
+        "working set of the big-array runs: {} MiB ({:.2}× the {} MiB LLC){}",
+        cfg.big >> 20,
+        cfg.big as f64 / cfg.llc.max(1) as f64,
+        cfg.llc >> 20,
+        if quick { ", quick run" } else { "" }
+    );
+    let wants = |s: &str| only.as_deref().is_none_or(|o| o == s);
+    let io = |e: std::io::Error| format!("could not write a figure: {e}");
+    if wants("latency") {
+        sweeps::latency_and_bandwidth(&cfg, &machine).map_err(io)?;
+    }
+    if wants("virtual_memory") {
+        sweeps::first_touch(&cfg).map_err(io)?;
+    }
+    if wants("layouts") {
+        layouts::access_patterns(&cfg).map_err(io)?;
+        layouts::transpose(&cfg).map_err(io)?;
+    }
+    if wants("containers") {
+        layouts::containers(&cfg).map_err(io)?;
+        layouts::jagged_and_permutation(&cfg).map_err(io)?;
+    }
+    if wants("growth") {
+        layouts::growth_and_scratch(&cfg).map_err(io)?;
+    }
+    if wants("cpu") {
+        cpu::hash_maps(&cfg).map_err(io)?;
+        cpu::branches_and_inlining(&cfg).map_err(io)?;
+        cpu::smart_pointers(&cfg).map_err(io)?;
+    }
+    if wants("cachegrind") {
+        cachegrind::run_all(&cfg)?;
+    }
+    Ok(())
+}
+
+/// The value after `flag`, if the flag is present.
+fn value_of(args: &[String], flag: &str) -> Result<Option<String>, String> {
+    match args.iter().position(|a| a == flag) {
+        None => Ok(None),
+        Some(i) => args
+            .get(i + 1)
+            .cloned()
+            .map(Some)
+            .ok_or_else(|| format!("{flag} needs a value after it")),
+    }
+}
