@@ -1,0 +1,253 @@
+//! Figures about threads talking to each other: queues, false sharing, histograms, async.
+
+use std::thread;
+use std::time::Duration;
+
+use bench_harness::{black_box, measure, measure_durations};
+use crossbeam_utils::Backoff;
+
+use super::output::{Figure, bar_figure, interleaved};
+use crate::primitives::spsc;
+
+const MESSAGES: u64 = 2_000_000;
+const CAPACITY: usize = 1024;
+
+fn ring_run() -> Duration {
+    let (mut tx, mut rx) = spsc::ring_buffer::<u64>(CAPACITY).expect("1024 is a power of two");
+    let start = std::time::Instant::now();
+    thread::scope(|s| {
+        s.spawn(move || {
+            for i in 0..MESSAGES {
+                let mut v = i;
+                let backoff = Backoff::new();
+                while let Err(back) = tx.push(v) {
+                    v = back;
+                    backoff.snooze();
+                }
+            }
+        });
+        let mut sum = 0u64;
+        let mut got = 0;
+        let backoff = Backoff::new();
+        while got < MESSAGES {
+            match rx.pop() {
+                Some(v) => {
+                    sum = sum.wrapping_add(v);
+                    got += 1;
+                    backoff.reset();
+                }
+                None => backoff.snooze(),
+            }
+        }
+        black_box(sum);
+    });
+    start.elapsed()
+}
+
+fn array_queue_run() -> Duration {
+    let queue = crossbeam_queue::ArrayQueue::<u64>::new(CAPACITY);
+    let start = std::time::Instant::now();
+    thread::scope(|s| {
+        let q = &queue;
+        s.spawn(move || {
+            for i in 0..MESSAGES {
+                let mut v = i;
+                let backoff = Backoff::new();
+                while let Err(back) = q.push(v) {
+                    v = back;
+                    backoff.snooze();
+                }
+            }
+        });
+        let mut sum = 0u64;
+        let mut got = 0;
+        let backoff = Backoff::new();
+        while got < MESSAGES {
+            match queue.pop() {
+                Some(v) => {
+                    sum = sum.wrapping_add(v);
+                    got += 1;
+                    backoff.reset();
+                }
+                None => backoff.snooze(),
+            }
+        }
+        black_box(sum);
+    });
+    start.elapsed()
+}
+
+pub fn spsc() -> Figure {
+    let stats = interleaved(
+        11,
+        &mut [
+            &mut || {
+                ring_run();
+            },
+            &mut || {
+                array_queue_run();
+            },
+        ],
+    );
+    let (ring, queue) = (stats[0], stats[1]);
+    let rate = |s: &bench_harness::Stats| MESSAGES as f64 / s.median;
+    let ratio = rate(&ring) / rate(&queue);
+    bar_figure(
+        "spsc",
+        "Messages per second between two threads: this crate's SPSC ring vs crossbeam's ArrayQueue",
+        "SPSC ring buffer vs ArrayQueue (u64 messages, capacity 1024)",
+        "messages per second",
+        vec![
+            ("SPSC ring (this crate)".into(), ring, rate(&ring)),
+            ("crossbeam ArrayQueue".into(), queue, rate(&queue)),
+        ],
+        vec![
+            format!("{MESSAGES} messages per sample, 11 samples after 1 warm-up"),
+            format!("ring / ArrayQueue = {ratio:.2}"),
+        ],
+    )
+}
+
+pub fn false_sharing() -> Figure {
+    use crate::false_sharing::{hammer_adjacent, hammer_padded};
+    const N: u64 = 20_000_000;
+    // Interleaved samples: both layouts see the same background load.
+    let stats = interleaved(
+        15,
+        &mut [
+            &mut || {
+                black_box(hammer_adjacent(N));
+            },
+            &mut || {
+                black_box(hammer_padded(N));
+            },
+        ],
+    );
+    let (adjacent, padded) = (stats[0], stats[1]);
+    let rate = |s: &bench_harness::Stats| 2.0 * N as f64 / s.median;
+    let ratio = adjacent.median / padded.median;
+    bar_figure(
+        "false_sharing",
+        "Two threads each incrementing their own atomic counter: adjacent vs cache-padded",
+        "False sharing: two private counters, same line vs padded",
+        "increments per second (both threads)",
+        vec![
+            ("adjacent (one line)".into(), adjacent, rate(&adjacent)),
+            ("CachePadded".into(), padded, rate(&padded)),
+        ],
+        vec![
+            format!(
+                "{N} Relaxed fetch_add per thread, 2 threads, started together by a barrier; samples interleaved"
+            ),
+            format!("padded is {ratio:.2}x faster"),
+        ],
+    )
+}
+
+pub fn histogram() -> Figure {
+    use crate::histogram::*;
+    const BYTES: usize = 8 << 20;
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let data: Vec<u8> = (0..BYTES)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 56) as u8
+        })
+        .collect();
+    let threads = thread::available_parallelism().map_or(2, |n| n.get());
+    type Variant<'a> = (&'static str, Box<dyn Fn() -> Histogram + 'a>);
+    let variants: Vec<Variant> = vec![
+        ("sequential", Box::new(|| histogram_sequential(&data))),
+        (
+            "per-thread bins",
+            Box::new(|| histogram_per_thread(&data, threads).bins),
+        ),
+        ("rayon fold/reduce", Box::new(|| histogram_rayon(&data))),
+        (
+            "shared atomics",
+            Box::new(|| histogram_shared_atomic(&data, threads)),
+        ),
+        (
+            "mutex per byte",
+            Box::new(|| histogram_mutex(&data, threads)),
+        ),
+    ];
+    let bars = variants
+        .iter()
+        .map(|(name, f)| {
+            let s = measure(1, 9, || {
+                black_box(f());
+            });
+            (name.to_string(), s, BYTES as f64 / s.median / 1e6)
+        })
+        .collect();
+    bar_figure(
+        "histogram",
+        "A 256-bin byte histogram of 8 MiB of random bytes, five ways",
+        "Parallel histogram of 8 MiB random bytes",
+        "MB per second",
+        bars,
+        vec![format!("{threads} threads for the parallel variants")],
+    )
+}
+
+pub fn async_contrast() -> Figure {
+    use crate::async_waiting::*;
+    const WAITERS: usize = 1000;
+    let wait = Duration::from_millis(50);
+    let tokio_wait = measure_durations(1, 5, || wait_with_tokio(WAITERS, wait, 2));
+    let thread_wait = measure_durations(1, 5, || wait_with_threads(WAITERS, wait));
+    const JOBS: u64 = 2000;
+    const ROUNDS: u32 = 20_000;
+    let data: Vec<u64> = (0..JOBS).collect();
+    let cpu = interleaved(
+        7,
+        &mut [
+            &mut || {
+                black_box(crate::data_parallel::sequential_sum(&data, ROUNDS));
+            },
+            &mut || {
+                black_box(cpu_work_with_tokio(JOBS, ROUNDS, 1));
+            },
+            &mut || {
+                black_box(cpu_work_with_tokio(JOBS, ROUNDS, 2));
+            },
+            &mut || {
+                black_box(crate::data_parallel::rayon_sum(&data, ROUNDS));
+            },
+        ],
+    );
+    let (seq, tokio_cpu_1, tokio_cpu, rayon_cpu) = (cpu[0], cpu[1], cpu[2], cpu[3]);
+    // Bars show the time in milliseconds (lower is better) via rate = 1000 × median.
+    let ms = |s: bench_harness::Stats| (s, s.median * 1e3);
+    let entries = [
+        ("1000 waits of 50 ms: tokio, 2 workers", ms(tokio_wait)),
+        ("1000 waits of 50 ms: 1000 threads", ms(thread_wait)),
+        ("CPU jobs: sequential", ms(seq)),
+        ("CPU jobs: tokio, 1 worker", ms(tokio_cpu_1)),
+        ("CPU jobs: tokio, 2 workers", ms(tokio_cpu)),
+        ("CPU jobs: rayon", ms(rayon_cpu)),
+    ];
+    let mut figure = bar_figure(
+        "async",
+        "Async for many waiting tasks vs CPU work: wall time of each program",
+        "Async: many waits vs CPU work (wall time, lower is better)",
+        "milliseconds",
+        entries
+            .into_iter()
+            .map(|(n, (s, v))| (n.to_owned(), s, v))
+            .collect(),
+        vec![format!(
+            "CPU jobs: {JOBS} jobs of {ROUNDS} hash rounds each; waits: {WAITERS} tasks each sleeping 50 ms"
+        )],
+    );
+    // Whiskers for a time are p10..p90 directly (bar_figure assumes a rate).
+    if let super::output::Chart::Bar(chart) = &mut figure.chart {
+        for (bar, (_, (s, _))) in chart.bars.iter_mut().zip(entries) {
+            bar.2 = Some((s.p10 * 1e3, s.p90 * 1e3));
+        }
+    }
+    figure
+}

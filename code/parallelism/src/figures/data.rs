@@ -1,0 +1,322 @@
+//! Figures about data parallelism and data layout on one machine.
+
+use bench_harness::{LineChart, Series, Stats, black_box, measure};
+
+use super::output::{COLUMNS, Chart, Figure, bar_figure, row, subtitle};
+
+fn xorshift_u32(n: usize, seed: u64) -> Vec<u32> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 32) as u32
+        })
+        .collect()
+}
+
+fn line_figure(
+    name: &'static str,
+    description: &'static str,
+    chart: LineChart,
+    rows: Vec<(String, f64, Stats, f64)>,
+    notes: Vec<String>,
+) -> Figure {
+    let mut csv = bench_harness::Csv::new(&COLUMNS);
+    for (variant, param, stats, rate) in &rows {
+        row(&mut csv, variant, *param, stats, *rate);
+    }
+    Figure {
+        name,
+        description,
+        csv,
+        chart: Chart::Line(chart),
+        notes,
+    }
+}
+
+pub fn rayon_chunks() -> Figure {
+    use crate::data_parallel::{rayon_sum, rayon_sum_chunked, sequential_sum};
+    const N: usize = 1 << 20;
+    let data: Vec<u64> = (0..N as u64).collect();
+    let mut rows = Vec::new();
+    let mut chart = LineChart {
+        title: "rayon: time vs chunk size (2^20 items)".into(),
+        subtitle: subtitle(),
+        x_label: "items per chunk".into(),
+        y_label: "milliseconds".into(),
+        log_x: true,
+        log_y: true,
+        ..Default::default()
+    };
+    for rounds in [1u32, 64] {
+        let mut series = Series::new(&format!("chunks, {rounds} round(s)"));
+        let mut seq_series = Series::new(&format!("sequential, {rounds}"));
+        let mut auto_series = Series::new(&format!("par_iter, {rounds}"));
+        let seq = measure(1, 5, || {
+            black_box(sequential_sum(&data, rounds));
+        });
+        let auto = measure(1, 5, || {
+            black_box(rayon_sum(&data, rounds));
+        });
+        for chunk in [1usize, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262_144, N] {
+            let s = measure(1, 5, || {
+                black_box(rayon_sum_chunked(&data, chunk, rounds));
+            });
+            series.point_with_spread(chunk as f64, s.median * 1e3, s.p10 * 1e3, s.p90 * 1e3);
+            seq_series.point(chunk as f64, seq.median * 1e3);
+            auto_series.point(chunk as f64, auto.median * 1e3);
+            rows.push((
+                format!("chunked_r{rounds}"),
+                chunk as f64,
+                s,
+                N as f64 / s.median,
+            ));
+        }
+        rows.push((
+            format!("sequential_r{rounds}"),
+            0.0,
+            seq,
+            N as f64 / seq.median,
+        ));
+        rows.push((
+            format!("par_iter_r{rounds}"),
+            0.0,
+            auto,
+            N as f64 / auto.median,
+        ));
+        chart.series.extend([series, seq_series, auto_series]);
+    }
+    line_figure(
+        "rayon_chunks",
+        "Sum of a hash over 2^20 items with rayon par_chunks at chunk sizes 1..2^20, vs sequential and par_iter",
+        chart,
+        rows,
+        vec!["rate column: items per second".into()],
+    )
+}
+
+pub fn branchless() -> Figure {
+    use crate::branchless::{filter_branchless, filter_branchy};
+    const N: usize = 4 << 20;
+    let random: Vec<u32> = xorshift_u32(N, 7);
+    let mut sorted = random.clone();
+    sorted.sort_unstable();
+    let threshold = u32::MAX / 2;
+    let mut out = Vec::with_capacity(N);
+    let mut bars = Vec::new();
+    for (data_name, data) in [("random", &random), ("sorted", &sorted)] {
+        for (f_name, f) in [
+            ("branchy", filter_branchy as fn(&[u32], u32, &mut Vec<u32>)),
+            ("branchless", filter_branchless),
+        ] {
+            let s = measure(1, 7, || {
+                f(data, threshold, &mut out);
+                black_box(out.len());
+            });
+            bars.push((
+                format!("{f_name}, {data_name}"),
+                s,
+                N as f64 / s.median / 1e6,
+            ));
+        }
+    }
+    bar_figure(
+        "branchless",
+        "Keep the values below the median of 4 Mi u32: branchy vs branchless, random vs sorted input",
+        "Branchy vs branchless filter (half the values kept)",
+        "million elements per second",
+        bars,
+        vec![],
+    )
+}
+
+pub fn simd() -> Figure {
+    use crate::simd::{sum_lanes, sum_scalar};
+    const N: usize = 4 << 20;
+    let data: Vec<f32> = (0..N).map(|i| (i % 13) as f32 * 0.25).collect();
+    let scalar = measure(2, 9, || {
+        black_box(sum_scalar(black_box(&data)));
+    });
+    let lanes = measure(2, 9, || {
+        black_box(sum_lanes(black_box(&data)));
+    });
+    let rate = |s: &Stats| N as f64 / s.median / 1e9;
+    bar_figure(
+        "simd",
+        "Sum of 4 Mi f32 (16 MiB, L3-or-RAM resident): one accumulator vs eight lanes",
+        "Auto-vectorisation: one running total vs eight lanes",
+        "billion elements per second",
+        vec![
+            ("one total (scalar)".into(), scalar, rate(&scalar)),
+            ("8 lanes (vectorised)".into(), lanes, rate(&lanes)),
+        ],
+        vec!["default target (x86-64 baseline: SSE2), no -C target-cpu=native".into()],
+    )
+}
+
+pub fn sort() -> Figure {
+    use crate::sort::{sort_parallel, sort_sequential};
+    let mut chart = LineChart {
+        title: "Sorting u64: sort_unstable vs rayon par_sort_unstable".into(),
+        subtitle: subtitle(),
+        x_label: "elements".into(),
+        y_label: "million elements per second".into(),
+        log_x: true,
+        ..Default::default()
+    };
+    let mut rows = Vec::new();
+    let (mut seq_s, mut par_s) = (
+        Series::new("sort_unstable"),
+        Series::new("par_sort_unstable"),
+    );
+    for n in [1_000usize, 10_000, 100_000, 1_000_000, 4_000_000] {
+        let base: Vec<u64> = xorshift_u32(n, 3).into_iter().map(u64::from).collect();
+        for (name, f, series) in [
+            ("sequential", sort_sequential as fn(&mut [u64]), &mut seq_s),
+            ("parallel", sort_parallel, &mut par_s),
+        ] {
+            let samples = if n >= 1_000_000 { 3 } else { 9 };
+            let mut times = Vec::new();
+            for _ in 0..=samples {
+                let mut v = base.clone();
+                let t = std::time::Instant::now();
+                f(&mut v);
+                times.push(t.elapsed().as_secs_f64());
+                black_box(&v);
+            }
+            let s = Stats::from_seconds(&times[1..]).expect("non-empty");
+            let rate = n as f64 / s.median / 1e6;
+            series.point_with_spread(
+                n as f64,
+                rate,
+                n as f64 / s.p90 / 1e6,
+                n as f64 / s.p10 / 1e6,
+            );
+            rows.push((name.to_owned(), n as f64, s, rate * 1e6));
+        }
+    }
+    chart.series = vec![seq_s, par_s];
+    line_figure(
+        "sort",
+        "Sorting random u64 (values < 2^32): sequential vs rayon parallel unstable sort",
+        chart,
+        rows,
+        vec!["rate column: elements per second; the copy of the input is not timed".into()],
+    )
+}
+
+pub fn csr_vs_dense() -> Figure {
+    use crate::sparse::{Csr, dense_mat_vec, random_matrix};
+    const N: usize = 2048;
+    let x: Vec<f32> = (0..N).map(|i| (i % 7) as f32).collect();
+    let mut y = vec![0.0f32; N];
+    let mut chart = LineChart {
+        title: "Mat-vec 2048×2048: CSR vs dense, by density".into(),
+        subtitle: subtitle(),
+        x_label: "fraction of non-zero entries".into(),
+        y_label: "milliseconds".into(),
+        log_x: true,
+        log_y: true,
+        ..Default::default()
+    };
+    let (mut dense_s, mut csr_s) = (Series::new("dense"), Series::new("CSR"));
+    let mut rows = Vec::new();
+    for density in [0.001, 0.003, 0.01, 0.03, 0.1, 0.2, 0.3, 0.5, 1.0] {
+        let a = random_matrix(N, N, density, 11);
+        let csr = Csr::from_dense(&a, N, N).expect("sizes match");
+        let d = measure(2, 9, || {
+            dense_mat_vec(black_box(&a), N, &x, &mut y);
+            black_box(&y);
+        });
+        let c = measure(2, 9, || {
+            csr.mat_vec(black_box(&x), &mut y);
+            black_box(&y);
+        });
+        dense_s.point_with_spread(density, d.median * 1e3, d.p10 * 1e3, d.p90 * 1e3);
+        csr_s.point_with_spread(density, c.median * 1e3, c.p10 * 1e3, c.p90 * 1e3);
+        rows.push(("dense".to_owned(), density, d, 1.0 / d.median));
+        rows.push(("csr".to_owned(), density, c, 1.0 / c.median));
+    }
+    chart.series = vec![dense_s, csr_s];
+    line_figure(
+        "csr_vs_dense",
+        "y = A·x for a 2048×2048 f32 matrix at densities 0.1%..100%, CSR vs dense (one thread)",
+        chart,
+        rows,
+        vec!["rate column: products per second".into()],
+    )
+}
+
+pub fn aos_soa() -> Figure {
+    use crate::specialisations::aos_soa::*;
+    const N: usize = 1 << 20;
+    let aos = particles(N);
+    let soa = Particles::from_aos(&aos);
+    let a = measure(2, 9, || {
+        black_box(total_mass_aos(black_box(&aos)));
+    });
+    let s = measure(2, 9, || {
+        black_box(total_mass_soa(black_box(&soa)));
+    });
+    let rate = |st: &Stats| N as f64 / st.median / 1e6;
+    bar_figure(
+        "aos_soa",
+        "Total mass of 2^20 particles (64-byte structs): array of structs vs struct of arrays",
+        "AoS vs SoA: summing one field of 2^20 particles",
+        "million particles per second",
+        vec![
+            ("array of structs".into(), a, rate(&a)),
+            ("struct of arrays".into(), s, rate(&s)),
+        ],
+        vec![],
+    )
+}
+
+pub fn bump() -> Figure {
+    use crate::specialisations::bump::{list_sum_box, list_sum_bump};
+    const N: u64 = 1 << 20;
+    let b = measure(1, 7, || {
+        black_box(list_sum_box(black_box(N)));
+    });
+    let a = measure(1, 7, || {
+        black_box(list_sum_bump(black_box(N)));
+    });
+    let rate = |st: &Stats| N as f64 / st.median / 1e6;
+    bar_figure(
+        "bump",
+        "Build, walk and free a linked list of 2^20 nodes: one Box per node vs a bump arena",
+        "Bump arena vs one Box per node (2^20-node list)",
+        "million nodes per second",
+        vec![
+            ("Box per node".into(), b, rate(&b)),
+            ("bump arena".into(), a, rate(&a)),
+        ],
+        vec!["the global allocator is the system one (glibc malloc)".into()],
+    )
+}
+
+pub fn softmax() -> Figure {
+    use crate::specialisations::online_softmax::{softmax_online, softmax_two_pass};
+    const N: usize = 1 << 20;
+    let x: Vec<f32> = (0..N).map(|i| ((i * 37) % 101) as f32 * 0.1).collect();
+    let two = measure(1, 7, || {
+        black_box(softmax_two_pass(black_box(&x)));
+    });
+    let one = measure(1, 7, || {
+        black_box(softmax_online(black_box(&x)));
+    });
+    let rate = |st: &Stats| N as f64 / st.median / 1e6;
+    bar_figure(
+        "softmax",
+        "Softmax of 2^20 f32: max pass + sum pass + normalise, vs online max-and-sum + normalise",
+        "Softmax: separate max pass vs online max-and-sum",
+        "million elements per second",
+        vec![
+            ("max, then sum (3 passes)".into(), two, rate(&two)),
+            ("online (2 passes)".into(), one, rate(&one)),
+        ],
+        vec!["one thread; the row fits in L2/L3, so the saved pass is cheap here".into()],
+    )
+}
