@@ -1,0 +1,462 @@
+//! The main thread: one winit event loop, two windows. Panel events go to egui; render-window
+//! events become commands for the engine thread; the engine's status comes back on a channel,
+//! and an `EventLoopProxy` wakes the loop when it does.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use crossbeam_channel::Sender;
+use gpu_context::{ColorSpace, RenderGpu, surface_config};
+use winit::application::ApplicationHandler;
+use winit::dpi::{PhysicalPosition, PhysicalSize};
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
+use winit::window::{Window, WindowId};
+
+use crate::config::{Config, screenshot_paths};
+use crate::engine::{self, Engine, EngineOptions};
+use crate::input::{RenderWindowAction, translate};
+use crate::measure::Measurement;
+use crate::messages::{Command, Status};
+use crate::panel::ControlPanel;
+use crate::panel_window::PanelWindow;
+
+/// The user event that wakes the event loop: "the engine sent a status message".
+#[derive(Debug, Clone, Copy)]
+pub struct EngineWoke;
+
+/// What a run did, for the caller (and for tests).
+#[derive(Debug, Default)]
+pub struct RunReport {
+    /// Files written: screenshots and measurement results.
+    pub files: Vec<PathBuf>,
+    /// Frames the engine reported drawing.
+    pub frames: u64,
+    /// The engine's thread ended and was joined.
+    pub engine_joined: bool,
+}
+
+/// Width of the control panel window, in physical pixels.
+pub const PANEL_SIZE: [u32; 2] = [320, 420];
+
+// ANCHOR: run
+/// Opens the two windows and runs until one is closed (or a headless run is done).
+pub fn run(config: Config) -> Result<RunReport, String> {
+    let event_loop = EventLoop::<EngineWoke>::with_user_event()
+        .build()
+        .map_err(|e| format!("cannot start the event loop: {e} (is there a display? set DISPLAY or WAYLAND_DISPLAY)"))?;
+    // Nothing to do between events: sleep until the next one.
+    event_loop.set_control_flow(ControlFlow::Wait);
+    let mut app = App::new(config, event_loop.create_proxy());
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| format!("the event loop failed: {e}"))?;
+    app.finish()
+}
+// ANCHOR_END: run
+
+// ANCHOR: app_state
+/// Everything the main thread owns while the windows are open.
+struct Running {
+    panel_window: PanelWindow,
+    panel: ControlPanel,
+    render_window: Arc<Window>,
+    /// The sending end of the engine's command channel (the panel holds a clone).
+    commands: Sender<Command>,
+    /// The engine's thread; joined on the way out.
+    engine: Option<JoinHandle<()>>,
+    adapter_json: String,
+}
+
+struct App {
+    config: Config,
+    proxy: EventLoopProxy<EngineWoke>,
+    running: Option<Running>,
+    measurement: Option<Measurement>,
+    /// A headless run: the engine has drawn its frames; the panel takes its screenshot next.
+    engine_finished: bool,
+    report: RunReport,
+    error: Option<String>,
+    /// "ready" was printed: both windows have drawn (tests wait for it).
+    announced: bool,
+    /// When egui asked for the panel to be drawn again.
+    panel_repaint_at: Option<Instant>,
+}
+// ANCHOR_END: app_state
+
+impl App {
+    fn new(config: Config, proxy: EventLoopProxy<EngineWoke>) -> Self {
+        Self {
+            config,
+            proxy,
+            running: None,
+            measurement: None,
+            engine_finished: false,
+            report: RunReport::default(),
+            error: None,
+            announced: false,
+            panel_repaint_at: None,
+        }
+    }
+
+    fn finish(mut self) -> Result<RunReport, String> {
+        self.shutdown();
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(self.report),
+        }
+    }
+
+    fn fail(&mut self, event_loop: &ActiveEventLoop, message: String) {
+        self.error.get_or_insert(message);
+        event_loop.exit();
+    }
+
+    // ANCHOR: start
+    /// Creates both windows, their surfaces and devices, and starts the engine thread.
+    fn start(&self, event_loop: &ActiveEventLoop) -> Result<Running, String> {
+        let panel_attrs = Window::default_attributes()
+            .with_title("Control panel")
+            .with_inner_size(PhysicalSize::new(PANEL_SIZE[0], PANEL_SIZE[1]))
+            .with_position(PhysicalPosition::new(0, 0));
+        let render_attrs = Window::default_attributes()
+            .with_title("Render window")
+            .with_inner_size(PhysicalSize::new(self.config.width, self.config.height))
+            // Without a window manager (Xvfb) windows would overlap at (0, 0).
+            .with_position(PhysicalPosition::new(PANEL_SIZE[0] as i32 + 20, 0));
+        let window_error = |e| format!("cannot open a window: {e}");
+        let panel_window = Arc::new(
+            event_loop
+                .create_window(panel_attrs)
+                .map_err(window_error)?,
+        );
+        let render_window = Arc::new(
+            event_loop
+                .create_window(render_attrs)
+                .map_err(window_error)?,
+        );
+
+        let instance = RenderGpu::instance_for_display(Box::new(event_loop.owned_display_handle()));
+        let surface_error = |e| format!("cannot make a drawing surface for a window: {e}");
+        let render_surface = instance
+            .create_surface(render_window.clone())
+            .map_err(surface_error)?;
+        let panel_surface = instance
+            .create_surface(panel_window.clone())
+            .map_err(surface_error)?;
+        let gpu =
+            RenderGpu::open(instance.clone(), Some(&render_surface)).map_err(|e| e.to_string())?;
+
+        // One device per drawing thread: each thread owns what it draws with.
+        let (panel_device, panel_queue) =
+            gpu.open_device("panel device").map_err(|e| e.to_string())?;
+        let (engine_device, engine_queue) = gpu
+            .open_device("engine device")
+            .map_err(|e| e.to_string())?;
+        let adapter_json = gpu.report(&engine_device).to_json();
+
+        let size = panel_window.inner_size();
+        let panel_config = surface_config(
+            &panel_surface,
+            &gpu.adapter,
+            size.width,
+            size.height,
+            ColorSpace::Gamma,
+        )
+        .map_err(|e| e.to_string())?;
+        let size = render_window.inner_size();
+        let render_config = surface_config(
+            &render_surface,
+            &gpu.adapter,
+            size.width,
+            size.height,
+            ColorSpace::Srgb,
+        )
+        .map_err(|e| e.to_string())?;
+
+        // Commands: unbounded, so the event loop never waits on the engine.
+        // Status: bounded, and the engine drops routine reports when it is full.
+        let (command_tx, command_rx) = crossbeam_channel::unbounded();
+        let (status_tx, status_rx) = crossbeam_channel::bounded(256);
+
+        let (recreate_instance, recreate_window) = (instance, render_window.clone());
+        let recreate: engine::SurfaceFactory = Box::new(move || {
+            recreate_instance
+                .create_surface(recreate_window.clone())
+                .map_err(|e| format!("cannot recreate the render surface: {e}"))
+        });
+        let engine = Engine::for_surface(
+            engine_device,
+            engine_queue,
+            render_surface,
+            render_config,
+            recreate,
+            self.config.params,
+        );
+        let proxy = self.proxy.clone();
+        let wake: engine::Waker = Box::new(move || {
+            // Fails only when the event loop has already ended: nobody to wake.
+            let _ = proxy.send_event(EngineWoke);
+        });
+        let options = EngineOptions {
+            stop_after: self.config.frames,
+            screenshot: self
+                .config
+                .screenshot
+                .as_deref()
+                .map(|p| screenshot_paths(p).0),
+        };
+        let handle = engine::spawn(engine, command_rx, status_tx, wake, options)
+            .map_err(|e| format!("cannot start the render engine thread: {e}"))?;
+
+        Ok(Running {
+            panel_window: PanelWindow::new(
+                panel_window,
+                panel_surface,
+                panel_config,
+                panel_device,
+                panel_queue,
+            ),
+            panel: ControlPanel::new(self.config.params, command_tx.clone(), status_rx),
+            render_window,
+            commands: command_tx,
+            engine: Some(handle),
+            adapter_json,
+        })
+    }
+    // ANCHOR_END: start
+
+    // ANCHOR: shutdown
+    /// Stops the engine and waits for its thread. Safe to call twice.
+    fn shutdown(&mut self) {
+        let Some(mut running) = self.running.take() else {
+            return;
+        };
+        // The engine may already be gone (it crashed): then the send fails, and that is fine.
+        let _ = running.commands.send(Command::Shutdown);
+        if let Some(handle) = running.engine.take() {
+            match handle.join() {
+                Ok(()) => self.report.engine_joined = true,
+                Err(_) => {
+                    self.error
+                        .get_or_insert_with(|| "the render engine thread panicked".into());
+                }
+            }
+        }
+        // Now the windows can go: nothing on another thread draws into them any more.
+    }
+    // ANCHOR_END: shutdown
+
+    fn paint_panel(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        let screenshot = match (&self.config.screenshot, self.engine_finished) {
+            (Some(path), true) => Some(screenshot_paths(path).1),
+            _ => None,
+        };
+        match running
+            .panel_window
+            .paint(&mut running.panel, screenshot.as_deref())
+        {
+            Ok(repaint) => {
+                if !self.announced && self.report.frames > 0 {
+                    // Both windows have drawn: tests wait for this line before they poke at them.
+                    self.announced = true;
+                    println!("ready");
+                    use std::io::Write as _;
+                    let _ = std::io::stdout().flush();
+                }
+                if let Some(m) = self.measurement.as_mut() {
+                    // While measuring, the panel redraws every frame, as during a slider drag.
+                    m.record_panel_frame();
+                    running.panel_window.window.request_redraw();
+                } else if let Some(delay) = repaint {
+                    if delay.is_zero() {
+                        running.panel_window.window.request_redraw();
+                    } else {
+                        // egui wants a frame later (a blinking cursor, a tooltip's delay).
+                        self.panel_repaint_at = Some(Instant::now() + delay);
+                    }
+                }
+            }
+            Err(e) => {
+                return self.fail(event_loop, format!("drawing the control panel failed: {e}"));
+            }
+        }
+        if self.config.frames.is_some() && self.engine_finished {
+            if let Some(path) = screenshot {
+                self.report.files.push(path);
+            }
+            if let Err(e) = self.write_screenshot_sidecars() {
+                return self.fail(event_loop, e);
+            }
+            event_loop.exit();
+        }
+    }
+
+    /// Next to each screenshot, `<name>.json`: which machine, adapter and commit drew it.
+    fn write_screenshot_sidecars(&mut self) -> Result<(), String> {
+        let Some(running) = self.running.as_ref() else {
+            return Ok(());
+        };
+        let pngs: Vec<PathBuf> = self
+            .report
+            .files
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "png"))
+            .cloned()
+            .collect();
+        for png in pngs {
+            let name = png
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let mut sidecar = bench_harness::Sidecar::new(
+                &name,
+                "screenshot from a headless run of egui_winit_wgpu_template (--frames N --screenshot PATH)",
+            );
+            sidecar.adapter_json = Some(running.adapter_json.clone());
+            sidecar
+                .notes
+                .push(format!("display: {}", crate::measure::display_name()));
+            let path = png.with_extension("json");
+            sidecar
+                .write(&path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            self.report.files.push(path);
+        }
+        Ok(())
+    }
+
+    fn on_status(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        let received = running.panel.drain_status();
+        for status in &received {
+            match status {
+                Status::Frames(stats) => {
+                    self.report.frames = stats.frames;
+                    if let Some(m) = self.measurement.as_mut() {
+                        m.record_frames(*stats);
+                    }
+                }
+                Status::Latency(l) => {
+                    if let Some(m) = self.measurement.as_mut() {
+                        m.record_latency(*l);
+                    }
+                }
+                Status::Screenshot(path) => self.report.files.push(path.clone()),
+                Status::Finished { .. } => self.engine_finished = true,
+                Status::Error(e) if self.config.frames.is_some() || self.measurement.is_some() => {
+                    // A headless or measurement run has nobody to read the panel: stop.
+                    let message = format!("the render engine reported: {e}");
+                    return self.fail(event_loop, message);
+                }
+                Status::Error(_) => {}
+            }
+        }
+        if running.panel.shown.engine_gone {
+            return self.fail(event_loop, "the render engine stopped unexpectedly".into());
+        }
+        if !received.is_empty() {
+            running.panel_window.window.request_redraw();
+        }
+    }
+}
+
+// ANCHOR: handler
+impl ApplicationHandler<EngineWoke> for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.running.is_some() {
+            return; // resumed again after a suspend (mobile): the windows still exist
+        }
+        match self.start(event_loop) {
+            Ok(running) => {
+                self.running = Some(running);
+                self.measurement = self.config.measure.map(Measurement::new);
+            }
+            Err(e) => self.fail(event_loop, e),
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, id: WindowId, event: WindowEvent) {
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        if id == running.render_window.id() {
+            match translate(&event) {
+                RenderWindowAction::Send(command) => {
+                    let _ = running.commands.send(command);
+                }
+                RenderWindowAction::Quit => event_loop.exit(),
+                RenderWindowAction::Ignore => {}
+            }
+        } else if id == running.panel_window.window.id() {
+            match event {
+                WindowEvent::CloseRequested => event_loop.exit(),
+                WindowEvent::RedrawRequested => self.paint_panel(event_loop),
+                event => {
+                    if running.panel_window.on_event(&event) {
+                        running.panel_window.window.request_redraw();
+                    }
+                }
+            }
+        }
+    }
+
+    /// The engine sent status: show it.
+    fn user_event(&mut self, event_loop: &ActiveEventLoop, _: EngineWoke) {
+        self.on_status(event_loop);
+    }
+
+    /// All pending events are handled; decide when to wake up next.
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        let now = Instant::now();
+        let Some(running) = self.running.as_mut() else {
+            return;
+        };
+        if self.panel_repaint_at.is_some_and(|at| now >= at) {
+            self.panel_repaint_at = None;
+            running.panel_window.window.request_redraw();
+        }
+        if let Some(m) = self.measurement.as_mut() {
+            if let Some(colour) = m.due_change(now) {
+                running.panel.set_colour(colour);
+                running.panel_window.window.request_redraw();
+            }
+            if m.done(now) {
+                let dir = self
+                    .config
+                    .out_dir
+                    .clone()
+                    .unwrap_or_else(bench_harness::figures_dir);
+                let size = running.render_window.inner_size();
+                match m.write(&dir, &running.adapter_json, [size.width, size.height]) {
+                    Ok(files) => self.report.files.extend(files),
+                    Err(e) => return self.fail(event_loop, e),
+                }
+                self.measurement = None;
+                return event_loop.exit();
+            }
+        }
+        // Sleep until the next event, or until the earliest moment something is due.
+        let due = [
+            self.panel_repaint_at,
+            self.measurement.as_ref().map(Measurement::next_wake),
+        ];
+        event_loop.set_control_flow(match due.into_iter().flatten().min() {
+            Some(at) => ControlFlow::WaitUntil(at),
+            None => ControlFlow::Wait,
+        });
+    }
+
+    /// The loop is ending (a window was closed, or the run is done): join the engine thread.
+    fn exiting(&mut self, _: &ActiveEventLoop) {
+        self.shutdown();
+    }
+}
+// ANCHOR_END: handler

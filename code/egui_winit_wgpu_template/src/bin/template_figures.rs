@@ -1,0 +1,76 @@
+//! `cargo xtask figures` runs this: the template's screenshots and measurements, written under
+//! `figures/`. With no display (CI, a server) it starts its own Xvfb. It runs the template as a
+//! child process of itself (a winit event loop can be created only once per process).
+//!
+//! `--quick` measures for 3 seconds instead of 10.
+
+use std::process::{Command, ExitCode};
+
+use egui_winit_wgpu_template::xvfb::Xvfb;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--template") {
+        // The child: be the template with the rest of the flags.
+        return egui_winit_wgpu_template::main_with_args(args[1..].to_vec());
+    }
+    match run(args.iter().any(|a| a == "--quick")) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(quick: bool) -> Result<(), String> {
+    let figures = bench_harness::figures_dir();
+    let has_display =
+        std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
+    let xvfb = if has_display {
+        None
+    } else {
+        Some(Xvfb::start()?)
+    };
+    let me = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    // Relative to the repository root when run from there (as `cargo xtask figures` does), so the
+    // path the panel shows in its screenshot is not a path on one machine.
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let figures = figures
+        .strip_prefix(&cwd)
+        .map(|p| p.to_path_buf())
+        .unwrap_or(figures);
+    let shot = figures.join("template.png");
+    let seconds = if quick { "3" } else { "10" };
+    let runs: [Vec<String>; 2] = [
+        ["--frames", "60", "--screenshot"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([shot.display().to_string()])
+            .collect(),
+        vec![
+            "--measure".into(),
+            seconds.into(),
+            "--out".into(),
+            figures.display().to_string(),
+        ],
+    ];
+    for args in runs {
+        let mut cmd = Command::new(&me);
+        cmd.arg("--template").args(&args);
+        if let Some(x) = &xvfb {
+            x.configure(&mut cmd);
+        }
+        eprintln!("running the template with {}", args.join(" "));
+        let status = cmd
+            .status()
+            .map_err(|e| format!("cannot run the template: {e}"))?;
+        if !status.success() {
+            return Err(format!(
+                "the template run with {} failed ({status})",
+                args.join(" ")
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,205 @@
+//! Getting pixels out of the GPU: offscreen targets, texture read-back and PNG files.
+
+use gpu_context::wgpu;
+use std::path::Path;
+
+/// An 8-bit RGBA image, rows top to bottom.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Image {
+    pub width: u32,
+    pub height: u32,
+    pub rgba: Vec<u8>,
+}
+
+impl Image {
+    /// The pixel at column `x`, row `y` (0, 0 is the top-left corner).
+    pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
+        let i = ((y * self.width + x) * 4) as usize;
+        [
+            self.rgba[i],
+            self.rgba[i + 1],
+            self.rgba[i + 2],
+            self.rgba[i + 3],
+        ]
+    }
+
+    /// Writes the image as a PNG file, creating the folder if needed.
+    pub fn write_png(&self, path: &Path) -> Result<(), String> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        let file = std::fs::File::create(path)
+            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), self.width, self.height);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder
+            .write_header()
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        writer
+            .write_image_data(&self.rgba)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// Reads an RGBA or RGB 8-bit PNG file (what [`Image::write_png`] writes), for tests.
+    pub fn read_png(path: &Path) -> Result<Image, String> {
+        let file = std::fs::File::open(path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        let decoder = png::Decoder::new(std::io::BufReader::new(file));
+        let mut reader = decoder
+            .read_info()
+            .map_err(|e| format!("{} is not a PNG: {e}", path.display()))?;
+        let size = reader
+            .output_buffer_size()
+            .ok_or_else(|| format!("{} is too large", path.display()))?;
+        let mut buf = vec![0; size];
+        let info = reader
+            .next_frame(&mut buf)
+            .map_err(|e| format!("cannot decode {}: {e}", path.display()))?;
+        let rgba = match info.color_type {
+            png::ColorType::Rgba => buf[..info.buffer_size()].to_vec(),
+            png::ColorType::Rgb => buf[..info.buffer_size()]
+                .chunks(3)
+                .flat_map(|p| [p[0], p[1], p[2], 255])
+                .collect(),
+            other => {
+                return Err(format!(
+                    "{}: unexpected colour type {other:?}",
+                    path.display()
+                ));
+            }
+        };
+        Ok(Image {
+            width: info.width,
+            height: info.height,
+            rgba,
+        })
+    }
+}
+
+/// A texture to draw into instead of a window.
+pub struct OffscreenTarget {
+    pub texture: wgpu::Texture,
+    pub view: wgpu::TextureView,
+}
+
+impl OffscreenTarget {
+    pub fn new(
+        device: &wgpu::Device,
+        format: wgpu::TextureFormat,
+        width: u32,
+        height: u32,
+    ) -> Self {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("offscreen target"),
+            size: wgpu::Extent3d {
+                width: width.max(1),
+                height: height.max(1),
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        Self { texture, view }
+    }
+}
+
+/// A copy of a texture on its way back to the CPU: record it into an encoder with
+/// [`Readback::record`], submit, then [`Readback::finish`].
+pub struct Readback {
+    buffer: wgpu::Buffer,
+    width: u32,
+    height: u32,
+    padded_row: u32,
+    bgra: bool,
+}
+
+impl Readback {
+    /// Records a copy of `texture` (8-bit RGBA or BGRA, sRGB or not) into a mappable buffer.
+    pub fn record(
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        texture: &wgpu::Texture,
+    ) -> Result<Self, String> {
+        use wgpu::TextureFormat as F;
+        let bgra = match texture.format() {
+            F::Bgra8Unorm | F::Bgra8UnormSrgb => true,
+            F::Rgba8Unorm | F::Rgba8UnormSrgb => false,
+            other => {
+                return Err(format!(
+                    "cannot save a {other:?} texture as PNG (8-bit RGBA/BGRA only)"
+                ));
+            }
+        };
+        let (width, height) = (texture.width(), texture.height());
+        // Rows of a texture-to-buffer copy must start at multiples of 256 bytes.
+        let padded_row = (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
+            * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size: u64::from(padded_row) * u64::from(height),
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        encoder.copy_texture_to_buffer(
+            texture.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded_row),
+                    rows_per_image: Some(height),
+                },
+            },
+            texture.size(),
+        );
+        Ok(Self {
+            buffer,
+            width,
+            height,
+            padded_row,
+            bgra,
+        })
+    }
+
+    /// Waits for the copy (submitted with the encoder) and returns the pixels as RGBA.
+    pub fn finish(self, device: &wgpu::Device) -> Result<Image, String> {
+        let slice = self.buffer.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| format!("waiting for the GPU failed: {e}"))?;
+        rx.recv()
+            .map_err(|_| "the read-back callback never ran".to_owned())?
+            .map_err(|e| format!("mapping the read-back buffer failed: {e}"))?;
+        let mapped = slice
+            .get_mapped_range()
+            .map_err(|e| format!("reading the mapped buffer failed: {e}"))?;
+        let mut rgba = Vec::with_capacity((self.width * self.height * 4) as usize);
+        for row in mapped.chunks(self.padded_row as usize) {
+            for px in row[..(self.width * 4) as usize].chunks(4) {
+                if self.bgra {
+                    rgba.extend_from_slice(&[px[2], px[1], px[0], px[3]]);
+                } else {
+                    rgba.extend_from_slice(px);
+                }
+            }
+        }
+        drop(mapped);
+        self.buffer.unmap();
+        Ok(Image {
+            width: self.width,
+            height: self.height,
+            rgba,
+        })
+    }
+}

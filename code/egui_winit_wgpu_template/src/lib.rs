@@ -1,0 +1,61 @@
+//! The egui + winit + wgpu application template of module 2.
+//!
+//! Two windows share one winit event loop on the main thread: a control panel drawn with egui,
+//! and a render window drawn by a render engine that runs on its own thread. The main thread sends
+//! the engine [`messages::Command`]s over one crossbeam channel; the engine answers with
+//! [`messages::Status`] over another. See the book's chapters on events and GUIs.
+//!
+//! - [`scene`]: what is drawn, as plain data (no GPU);
+//! - [`renderer`]: the drawing itself, into any texture view;
+//! - [`engine`]: the engine's state, one frame at a time, and its thread;
+//! - [`panel`]: the control panel's egui code (no window: testable with egui_kittest);
+//! - [`panel_window`], [`input`], [`app`]: winit glue;
+//! - [`config`]: flags and the TOML file; [`capture`]: PNG screenshots; [`measure`]: `--measure`.
+
+pub mod app;
+pub mod capture;
+pub mod config;
+pub mod engine;
+pub mod input;
+pub mod measure;
+pub mod messages;
+pub mod panel;
+pub mod panel_window;
+pub mod renderer;
+pub mod scene;
+pub mod xvfb;
+
+pub use app::{RunReport, run};
+pub use config::{Config, ConfigError};
+
+/// The binary's body: parse the flags, run, print what was written. Returns the exit code.
+pub fn main_with_args(args: Vec<String>) -> std::process::ExitCode {
+    use std::process::ExitCode;
+    let config = match Config::from_args(args) {
+        Ok(config) => config,
+        Err(ConfigError::HelpRequested) => {
+            print!("{}", config::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(config) {
+        Ok(report) => {
+            for file in &report.files {
+                println!("wrote {}", file.display());
+            }
+            println!("frames drawn: {}", report.frames);
+            if report.engine_joined {
+                println!("render engine thread joined");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

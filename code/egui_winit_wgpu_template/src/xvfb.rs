@@ -1,0 +1,83 @@
+//! A private X server (Xvfb) for tests and figure runs on machines without a screen (CI).
+//! Debian package: `xvfb`.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// A running Xvfb; killed when dropped.
+pub struct Xvfb {
+    child: Child,
+    /// The value for `DISPLAY`, e.g. ":5".
+    pub display: String,
+}
+
+impl Xvfb {
+    /// Starts Xvfb on a free display number (Xvfb picks it and tells us via `-displayfd`), with
+    /// one 1280 × 1024 screen: room for the panel and an 800 × 600 render window side by side.
+    pub fn start() -> Result<Self, String> {
+        let mut child = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x1024x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| {
+                format!(
+                    "cannot start Xvfb ({e}); install it (Debian/Ubuntu: `sudo apt install xvfb`)"
+                )
+            })?;
+        let stdout = child.stdout.take().ok_or("Xvfb has no stdout")?;
+        let mut line = String::new();
+        // Xvfb writes the display number once it accepts connections.
+        let read = BufReader::new(stdout).read_line(&mut line);
+        match (read, line.trim().parse::<u32>()) {
+            (Ok(_), Ok(n)) => Ok(Self {
+                child,
+                display: format!(":{n}"),
+            }),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                Err(format!(
+                    "Xvfb started but did not report a display number (got {line:?})"
+                ))
+            }
+        }
+    }
+
+    /// Sets `DISPLAY` and a private `XDG_RUNTIME_DIR` (Mesa warns without one) on `cmd`.
+    pub fn configure(&self, cmd: &mut Command) {
+        cmd.env("DISPLAY", &self.display)
+            .env("TEMPLATE_DISPLAY_KIND", "Xvfb")
+            .env_remove("WAYLAND_DISPLAY");
+        let runtime = std::env::temp_dir().join(format!("xdg-runtime-{}", std::process::id()));
+        if std::fs::create_dir_all(&runtime).is_ok() {
+            set_private(&runtime);
+            cmd.env("XDG_RUNTIME_DIR", &runtime);
+        }
+    }
+}
+
+#[cfg(unix)]
+fn set_private(dir: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+}
+
+#[cfg(not(unix))]
+fn set_private(_: &std::path::Path) {}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
