@@ -44,6 +44,11 @@ fn run_all() -> Result<(), String> {
         })?;
         // The book comes before the tests: the pipeline tests and the book's doctests need it.
         step("book and link check", &mut book::build)?;
+        // Before the workspace tests: it also warms target/exercises, which the grader's tests
+        // in xtask/tests/ build on.
+        if root().join("exercises").is_dir() {
+            step("exercises", &mut || exercises::run("check-exercises", &[]))?;
+        }
         step("tests (nextest)", &mut || {
             let mut cmd = util::cargo();
             cmd.args(["nextest", "run", "--workspace", "--no-fail-fast"]);
@@ -64,9 +69,6 @@ fn run_all() -> Result<(), String> {
             )
         })?;
         step("loom models", &mut loom)?;
-        if root().join("exercises").is_dir() {
-            step("exercises", &mut || exercises::run("check-exercises", &[]))?;
-        }
         step("workflow lint", &mut || {
             run_step(
                 std::process::Command::new("actionlint").current_dir(root()),

@@ -8,7 +8,7 @@
 //! - [`GpuContext::upload`], [`GpuContext::storage_buffer`] and [`GpuContext::download`] move
 //!   plain data (`bytemuck::Pod`) to and from storage buffers;
 //! - [`PipelineCache`] compiles a compute pipeline once per (shader source, entry point);
-//! - [`GpuContext::time_passes`] times GPU work with timestamp queries when the adapter has them,
+//! - [`GpuContext::time_commands`] times GPU work with timestamp queries when the adapter has them,
 //!   and with the CPU clock when it does not;
 //! - [`AdapterReport`] describes the adapter for humans, logs and figure sidecars.
 

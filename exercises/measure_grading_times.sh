@@ -1,0 +1,48 @@
+#!/bin/bash
+# Times the grader (warm: one grading first, then three timed ones per exercise) on every
+# module-1 reference solution, and a roster of 30 submissions of m1/buffer_reuse (10 honest,
+# 10 stubs, 10 partly correct). Writes figures/exercises_grading_times.{csv,json}.
+# Run as root from the repository root, after `cargo build -p xtask`.
+set -euo pipefail
+X=target/debug/xtask
+W=target/grading-times
+rm -rf "$W"
+mkdir -p "$W" figures
+csv=figures/exercises_grading_times.csv
+echo "what,run,seconds,load_average" > "$csv"
+now() { date +%s.%N; }
+for dir in exercises/m1/*/; do
+  ex=$(basename "$dir")
+  sub="$W/$ex"
+  mkdir -p "$sub"
+  cp -r "$dir/src" "$sub/"
+  cp "$dir"/grading/solution/* "$sub/src/"
+  "$X" grade --exercise "m1/$ex" --submission "$sub" --out "$W/out_$ex" > /dev/null
+  for run in 1 2 3; do
+    s=$(now); "$X" grade --exercise "m1/$ex" --submission "$sub" --out "$W/out_$ex" > /dev/null; e=$(now)
+    echo "grade m1/$ex,$run,$(echo "$e - $s" | bc),$(cut -d' ' -f1 /proc/loadavg)" >> "$csv"
+  done
+done
+E=exercises/m1/buffer_reuse
+for i in $(seq -w 1 30); do
+  d="$W/roster/student$i/exercises/m1/buffer_reuse/src"
+  mkdir -p "$d"
+  cp "$E"/src/* "$d/"
+  case $((10#$i % 3)) in
+    0) cp "$E"/grading/solution/* "$d/" ;;
+    1) cp "$E"/grading/solution/* "$d/"
+       sed -i 's/.min_by_key(|&(_, &b)| (plan.buffer_bytes\[b\], b))/.min_by_key(|\&(_, \&b)| b)/' "$d/plan.rs" ;;
+  esac
+done
+s=$(now); "$X" grade --roster "$W/roster" --exercise m1/buffer_reuse --out "$W/roster_out" > /dev/null 2>&1; e=$(now)
+echo "roster of 30 m1/buffer_reuse,1,$(echo "$e - $s" | bc),$(cut -d' ' -f1 /proc/loadavg)" >> "$csv"
+cat > figures/exercises_grading_times.json <<JSON
+{
+  "command": "exercises/measure_grading_times.sh",
+  "machine": "$(nproc) CPU cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr); GPU exercises on lavapipe (Mesa software Vulkan)",
+  "note": "shared machine: other jobs were running (see load_average)",
+  "commit": "$(git rev-parse --short HEAD)",
+  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+}
+JSON
+cat "$csv"

@@ -1,0 +1,157 @@
+//! Finding exercises and reading their `exercise.toml`.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// What `exercise.toml` says about an exercise.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Meta {
+    pub title: String,
+    pub module: String,
+    pub minutes: u32,
+    pub gpu: bool,
+    pub hints: Vec<String>,
+    /// Points for each hidden test, by test name: the grader's list of expected tests.
+    pub points: BTreeMap<String, u32>,
+    /// Seconds one hidden test may run before it is killed (default: 10, or 60 with a GPU).
+    #[serde(default)]
+    pub timeout_s: Option<u32>,
+}
+
+/// One exercise crate under `exercises/<module>/<name>/`.
+#[derive(Debug)]
+pub struct Exercise {
+    /// `<module>/<name>`, e.g. `m1/buffer_reuse`.
+    pub id: String,
+    pub dir: PathBuf,
+    pub meta: Meta,
+}
+
+impl Exercise {
+    /// The Cargo package name: `ex_<module>_<name>`.
+    pub fn package(&self) -> String {
+        format!("ex_{}", self.id.replace('/', "_"))
+    }
+
+    /// The id with `/` replaced, usable as a file or folder name.
+    pub fn slug(&self) -> String {
+        self.id.replace('/', "_")
+    }
+
+    pub fn max_points(&self) -> u32 {
+        self.meta.points.values().sum()
+    }
+
+    pub fn timeout_s(&self) -> u32 {
+        self.meta
+            .timeout_s
+            .unwrap_or(if self.meta.gpu { 60 } else { 10 })
+    }
+}
+
+/// Every exercise of the repository, sorted by id. Fails on a malformed one.
+pub fn all(root: &Path) -> Result<Vec<Exercise>, String> {
+    let base = root.join("exercises");
+    let mut found = Vec::new();
+    for module in sorted_dirs(&base)? {
+        for dir in sorted_dirs(&module)? {
+            if dir.join("exercise.toml").is_file() {
+                found.push(load(&base, &dir)?);
+            }
+        }
+    }
+    if found.is_empty() {
+        return Err(format!("no exercises found under {}", base.display()));
+    }
+    Ok(found)
+}
+
+/// The exercise with this id (`m1/buffer_reuse`), or an error listing the ids there are.
+pub fn find(root: &Path, id: &str) -> Result<Exercise, String> {
+    let all = all(root)?;
+    let ids: Vec<String> = all.iter().map(|e| e.id.clone()).collect();
+    all.into_iter()
+        .find(|e| e.id == id)
+        .ok_or_else(|| format!("no exercise `{id}`; the exercises are: {}", ids.join(", ")))
+}
+
+fn load(base: &Path, dir: &Path) -> Result<Exercise, String> {
+    let rel = dir.strip_prefix(base).map_err(|e| e.to_string())?;
+    let id = rel.to_string_lossy().replace('\\', "/");
+    let path = dir.join("exercise.toml");
+    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let meta: Meta = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let module = id.split('/').next().unwrap_or_default();
+    if meta.module != module {
+        return Err(format!(
+            "{}: module = \"{}\" but the exercise lives in the folder `{module}`",
+            path.display(),
+            meta.module
+        ));
+    }
+    if meta.points.is_empty() || meta.hints.is_empty() {
+        return Err(format!(
+            "{}: an exercise needs [points] and hints",
+            path.display()
+        ));
+    }
+    Ok(Exercise {
+        id,
+        dir: dir.to_path_buf(),
+        meta,
+    })
+}
+
+fn sorted_dirs(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut dirs: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    Ok(dirs)
+}
+
+/// Every file under `dir` (recursively), as paths relative to `dir`, sorted.
+pub fn files_under(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(current) = stack.pop() {
+        let entries = fs::read_dir(&current).map_err(|e| format!("{}: {e}", current.display()))?;
+        for entry in entries {
+            let path = entry.map_err(|e| e.to_string())?.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(rel) = path.strip_prefix(dir) {
+                out.push(rel.to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Copies `from` to `to`, creating parent folders.
+pub fn copy_file(from: &Path, to: &Path) -> Result<(), String> {
+    if let Some(parent) = to.parent() {
+        fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| format!("copying {} to {}: {e}", from.display(), to.display()))
+}
+
+/// Writes `text` to `path`, creating parent folders.
+pub fn write(path: &Path, text: &str) -> Result<(), String> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}

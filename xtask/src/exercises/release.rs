@@ -1,0 +1,199 @@
+//! `cargo xtask release --out DIR`: the student edition.
+//!
+//! A workspace with every exercise's stub, public tests, README and `exercise.toml` (no
+//! `grading/`), the course crates the exercises build on, its own lock file and nextest config, a
+//! small `xtask` with `progress` and `hint`, a README for students, and
+//! `.github/workflows/classroom.yml` for GitHub Classroom.
+
+use std::fs;
+use std::path::Path;
+
+use super::catalog::{self, Exercise};
+use super::workspace::{self, CoursePaths};
+use super::{flag, reject_unknown, workflow};
+
+const STUDENT_MAIN: &str = r#"//! `cargo xtask progress` and `cargo xtask hint ID`: the course's exercise helpers.
+
+mod exercises;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask progress | cargo xtask hint ID (e.g. m1/buffer_reuse)";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.split_first() {
+        Some((command, rest)) if command == "progress" || command == "hint" => {
+            exercises::run(command, rest)
+        }
+        _ => Err(USAGE.to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+"#;
+
+const STUDENT_NEXTEST: &str = "# Each test runs in its own process; GPU tests take turns on the device.\n\
+[test-groups]\ngpu = { max-threads = 1 }\n\n[profile.default]\n\
+slow-timeout = { period = \"60s\", terminate-after = 4 }\n\n\
+[[profile.default.overrides]]\nfilter = \"rdeps(gpu_context)\"\ntest-group = \"gpu\"\n";
+
+pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
+    reject_unknown(args, &["--out"], &[])?;
+    let out = flag(args, "--out")?.ok_or("usage: cargo xtask release --out DIR")?;
+    let out = Path::new(&out);
+    if out.exists()
+        && fs::read_dir(out)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        return Err(format!(
+            "{} exists and is not empty: pick a new folder",
+            out.display()
+        ));
+    }
+    let exercises = catalog::all(root)?;
+    let crates = needed_course_crates(root, &exercises)?;
+    for (_, rel) in &crates {
+        copy_tree(&root.join(rel), &out.join(rel))?;
+    }
+    for ex in &exercises {
+        let dest = out.join("exercises").join(&ex.id);
+        for file in [
+            "Cargo.toml",
+            "exercise.toml",
+            "README.md",
+            "tests/public.rs",
+        ] {
+            catalog::copy_file(&ex.dir.join(file), &dest.join(file))?;
+        }
+        copy_tree(&ex.dir.join("src"), &dest.join("src"))?;
+    }
+    let names: Vec<String> = crates.iter().map(|(n, _)| n.clone()).collect();
+    let members = vec![
+        "code/*".to_string(),
+        "exercises/*/*".to_string(),
+        "xtask".to_string(),
+    ];
+    catalog::write(
+        &out.join("Cargo.toml"),
+        &workspace::root_manifest(root, &members, CoursePaths::Copied(names))?,
+    )?;
+    for file in ["rust-toolchain.toml"] {
+        if root.join(file).is_file() {
+            catalog::copy_file(&root.join(file), &out.join(file))?;
+        }
+    }
+    catalog::write(&out.join(".config/nextest.toml"), STUDENT_NEXTEST)?;
+    catalog::write(
+        &out.join(".cargo/config.toml"),
+        "[alias]\nxtask = \"run --quiet --package xtask --\"\n",
+    )?;
+    catalog::write(&out.join(".gitignore"), "/target/\n")?;
+    catalog::write(
+        &out.join("xtask/Cargo.toml"),
+        "[package]\nname = \"xtask\"\nversion = \"0.1.0\"\nedition.workspace = true\npublish = false\n\n\
+         [dependencies]\nserde.workspace = true\nserde_json.workspace = true\ntoml.workspace = true\n",
+    )?;
+    catalog::write(&out.join("xtask/src/main.rs"), STUDENT_MAIN)?;
+    let own = root.join("xtask/src/exercises");
+    for rel in catalog::files_under(&own)? {
+        catalog::copy_file(&own.join(&rel), &out.join("xtask/src/exercises").join(&rel))?;
+    }
+    catalog::write(&out.join("README.md"), &student_readme(&exercises))?;
+    catalog::write(
+        &out.join(".github/workflows/classroom.yml"),
+        &workflow::classroom(&exercises),
+    )?;
+    workspace::prune_lock(root, out)?;
+    if out.join("grading").exists()
+        || exercises
+            .iter()
+            .any(|e| out.join("exercises").join(&e.id).join("grading").exists())
+    {
+        return Err("release bug: a grading folder was copied".into());
+    }
+    println!(
+        "student edition written to {} ({} exercises)",
+        out.display(),
+        exercises.len()
+    );
+    Ok(())
+}
+
+/// Course crates the exercises depend on, with everything those depend on in turn.
+fn needed_course_crates(
+    root: &Path,
+    exercises: &[Exercise],
+) -> Result<Vec<(String, String)>, String> {
+    let course = workspace::course_crates(root)?;
+    let mut needed: Vec<(String, String)> = Vec::new();
+    let mut queue: Vec<String> = Vec::new();
+    for ex in exercises {
+        queue.extend(workspace::dependency_names(&ex.dir.join("Cargo.toml"))?);
+    }
+    while let Some(name) = queue.pop() {
+        if needed.iter().any(|(n, _)| *n == name) {
+            continue;
+        }
+        if let Some((_, rel)) = course.iter().find(|(n, _)| *n == name) {
+            queue.extend(workspace::dependency_names(
+                &root.join(rel).join("Cargo.toml"),
+            )?);
+            needed.push((name, rel.clone()));
+        }
+    }
+    needed.sort();
+    Ok(needed)
+}
+
+/// Copies a folder, leaving out build output.
+fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+    for rel in catalog::files_under(from)? {
+        if rel.components().any(|c| c.as_os_str() == "target") {
+            continue;
+        }
+        catalog::copy_file(&from.join(&rel), &to.join(&rel))?;
+    }
+    Ok(())
+}
+
+fn student_readme(exercises: &[Exercise]) -> String {
+    let mut table =
+        String::from("| exercise | title | minutes | GPU |\n| --- | --- | --- | --- |\n");
+    for ex in exercises {
+        table.push_str(&format!(
+            "| [`{}`](exercises/{}/README.md) | {} | {} | {} |\n",
+            ex.id,
+            ex.id,
+            ex.meta.title,
+            ex.meta.minutes,
+            if ex.meta.gpu { "yes" } else { "no" }
+        ));
+    }
+    format!(
+        "# Exercises: The Real-Timers Guide to the Computational Galaxy\n\n\
+         Each folder under `exercises/` is one exercise: read its `README.md`, then replace the\n\
+         `todo!()`s (and the shader stubs) under its `src/`. Only files under `src/` count; the\n\
+         manifest, the tests and everything else are the course's.\n\n{table}\n\
+         ## Working on an exercise\n\n\
+         ```console\n\
+         cargo nextest run -p ex_m1_buffer_reuse    # its public tests (they fail until you are done)\n\
+         cargo xtask progress                       # every exercise, its public tests passing, minutes\n\
+         cargo xtask hint m1/buffer_reuse           # the next hint, one at a time\n\
+         ```\n\n\
+         Install nextest once with `cargo install cargo-nextest --locked`. GPU exercises need a\n\
+         GPU driver, or on Linux without one the software Vulkan device lavapipe\n\
+         (`sudo apt install mesa-vulkan-drivers`).\n\n\
+         ## Grading\n\n\
+         Public tests passing is a good sign, not a grade. When you push, the `Grade` workflow\n\
+         runs hidden tests on your `src/` files and reports points per exercise (in the Actions\n\
+         tab's job summary). Hidden tests check the same task on more cases; their names tell you\n\
+         what failed, their output is not shown.\n"
+    )
+}
