@@ -136,7 +136,19 @@ impl Sidecar {
             })
             .collect();
         let notes: Vec<String> = self.notes.iter().map(|n| json(n)).collect();
-        let command: Vec<String> = std::env::args().collect();
+        // The program by name, not by the absolute path of one machine's checkout.
+        let command: Vec<String> = std::env::args()
+            .enumerate()
+            .map(|(i, arg)| {
+                if i > 0 {
+                    return arg;
+                }
+                match std::path::Path::new(&arg).file_name() {
+                    Some(name) => format!("target/release/{}", name.to_string_lossy()),
+                    None => arg,
+                }
+            })
+            .collect();
         let mut s = String::from("{\n");
         let _ = writeln!(s, "  \"figure\": {},", json(&self.figure));
         let _ = writeln!(s, "  \"description\": {},", json(&self.description));
