@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""PyTorch on the same random graphs as `computational_graphs_figures`.
+
+The Rust binary writes the graphs (seed, size, depth and the Linear/ReLU/Softmax sequence) with
+`--export-graphs graphs.json`; this script builds the same networks (same structure and shapes;
+weights from the same uniform distribution, drawn by torch) and times them like the Rust "graph
+loop": the input is uploaded once, the network runs N times, and the result is read back once.
+
+Variants: eager, torch.compile (default mode) and torch.compile(mode="reduce-overhead"), which
+adds CUDA graphs. Compilation is a one-time cost, reported in its own column. A time budget keeps
+compilation from eating the run: the seed's reference point (256x256, depth 64) goes first.
+
+Also times a 4096x4096 f32 matrix product with TF32 off (the yardstick of the WGSL ladder).
+
+    python3 pytorch_baseline.py --graphs graphs.json --out pytorch.csv [--budget-s 300]
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+
+def build(graph, device):
+    """The network as a Python function of x, with its weights captured."""
+    n = graph["size"]
+    gen = torch.Generator().manual_seed(graph["seed"])
+    scale = 1.0 / math.sqrt(n)
+    steps = []
+    for kind in graph["layers"]:
+        if kind == "linear":
+            w = ((torch.rand(n, n, generator=gen) * 2 - 1) * scale).to(device)
+            b = ((torch.rand(n, generator=gen) * 2 - 1) * scale).to(device)
+            steps.append(("linear", w, b))
+        else:
+            steps.append((kind, None, None))
+
+    def forward(x):
+        for kind, w, b in steps:
+            if kind == "linear":
+                x = torch.addmm(b, x, w)
+            elif kind == "relu":
+                x = torch.relu(x)
+            else:
+                # Row-wise: each row (one sample) becomes a distribution over its columns.
+                x = torch.softmax(x, dim=1)
+        return x
+
+    return forward
+
+
+def time_loop(f, x, iterations, warmup, samples, mark_step):
+    """Seconds per iteration: N runs, one synchronising read-back, per sample."""
+    def once():
+        out = None
+        for _ in range(iterations):
+            if mark_step:
+                torch.compiler.cudagraph_mark_step_begin()
+            out = f(x)
+        return out.cpu()
+
+    for _ in range(warmup):
+        once()
+    times = []
+    for _ in range(samples):
+        start = time.perf_counter()
+        once()
+        times.append((time.perf_counter() - start) / iterations)
+    return times
+
+
+def summary(times):
+    times = sorted(times)
+    q = statistics.quantiles(times, n=10) if len(times) > 1 else [times[0]] * 9
+    return statistics.median(times), q[0], q[-1]
+
+
+def matmul(size, warmup=3, samples=10):
+    a = torch.rand(size, size, device="cuda") * 2 - 1
+    b = torch.rand(size, size, device="cuda") * 2 - 1
+    for _ in range(warmup):
+        torch.mm(a, b)
+    times = []
+    for _ in range(samples):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        torch.mm(a, b)
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end) / 1e3)
+    return times
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--graphs", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--budget-s", type=float, default=300.0, help="seconds for all torch.compile work")
+    args = p.parse_args()
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.set_float32_matmul_precision("highest")
+    spec = json.load(open(args.graphs))
+    it, warmup, samples = spec["loop_iterations"], spec["warmup"], spec["samples"]
+    print(f"torch {torch.__version__} on {torch.cuda.get_device_name()}", file=sys.stderr)
+
+    # Rows are written as they are measured, so a run cut short keeps what it has.
+    out = open(args.out, "w", newline="")
+    writer = csv.writer(out)
+    writer.writerow(["sweep", "size", "depth", "variant", "median_ms", "p10_ms", "p90_ms", "compile_s"])
+
+    def write(row):
+        writer.writerow(row)
+        out.flush()
+
+    def record(sweep, g, variant, times, compile_s=0.0):
+        med, p10, p90 = summary(times)
+        write([sweep, g["size"], g["depth"], variant, f"{med*1e3:.5f}", f"{p10*1e3:.5f}",
+               f"{p90*1e3:.5f}", f"{compile_s:.2f}"])
+        print(f"{sweep} {g['size']}/{g['depth']} {variant}: {med*1e3:.4f} ms", file=sys.stderr, flush=True)
+
+    entries = spec["graphs"]
+    for e in entries:
+        g = e["graph"]
+        x = (torch.rand(g["size"], g["size"]) * 2 - 1).cuda()
+        record(e["sweep"], g, "PyTorch eager", time_loop(build(g, "cuda"), x, it, warmup, samples, False))
+
+    n = spec["ladder_size"]
+    mm = matmul(n)
+    write(["matmul", n, 0, "PyTorch FP32 (TF32 off)", *(f"{v*1e3:.5f}" for v in summary(mm)), "0"])
+    print(f"matmul {n}: {2*n**3/statistics.median(mm)/1e12:.2f} TFLOP/s", file=sys.stderr)
+
+    # The reference point first, then the rest, while the compile budget lasts.
+    ordered = sorted(entries, key=lambda e: (e["graph"]["size"], e["graph"]["depth"]) != (256, 64))
+    deadline = time.perf_counter() + args.budget_s
+    for e in ordered:
+        g = e["graph"]
+        for mode, variant in [("default", "torch.compile"), ("reduce-overhead", "torch.compile reduce-overhead")]:
+            if time.perf_counter() > deadline:
+                print(f"compile budget spent: skipping {variant} at {g['size']}/{g['depth']}", file=sys.stderr)
+                continue
+            torch._dynamo.reset()
+            x = (torch.rand(g["size"], g["size"]) * 2 - 1).cuda()
+            f = torch.compile(build(g, "cuda"), mode=mode, dynamic=False)
+            start = time.perf_counter()
+            for _ in range(3):
+                if mode == "reduce-overhead":
+                    torch.compiler.cudagraph_mark_step_begin()
+                f(x)
+            torch.cuda.synchronize()
+            compile_s = time.perf_counter() - start
+            times = time_loop(f, x, it, warmup, samples, mode == "reduce-overhead")
+            record(e["sweep"], g, variant, times, compile_s)
+
+    out.close()
+    sidecar = {
+        "figure": args.out.rsplit("/", 1)[-1].removesuffix(".csv"),
+        "description": "PyTorch eager, torch.compile and torch.compile(mode='reduce-overhead') on the "
+                       "exported random graphs; ms per run (N runs per read-back); FP32 matmul with TF32 off",
+        "gpu": torch.cuda.get_device_name(),
+        "torch": torch.__version__,
+        "python": sys.version.split()[0],
+        "commit": os.environ.get("COURSE_COMMIT", "unknown"),
+        "command": " ".join(sys.argv),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    with open(args.out.removesuffix(".csv") + ".json", "w") as fh:
+        json.dump(sidecar, fh, indent=2)
+    print(f"wrote {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

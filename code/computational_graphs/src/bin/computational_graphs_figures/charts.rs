@@ -1,0 +1,99 @@
+//! Chart helpers shared by the sweeps.
+
+use bench_harness::{LineChart, MachineInfo, Series};
+use gpu_context::GpuContext;
+
+use crate::args::Args;
+use crate::sweep::Row;
+use crate::variants::Variant;
+
+/// One line of the PyTorch script's CSV.
+pub struct PytorchRow {
+    pub sweep: String,
+    pub size: usize,
+    pub depth: usize,
+    pub variant: String,
+    pub median_ms: f64,
+    pub p10_ms: f64,
+    pub p90_ms: f64,
+}
+
+/// Reads `sweep,size,depth,variant,median_ms,p10_ms,p90_ms,…` (header first).
+pub fn read_pytorch(path: &str) -> Result<Vec<PytorchRow>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut rows = Vec::new();
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() < 7 {
+            continue;
+        }
+        let num = |s: &str| {
+            s.parse::<f64>()
+                .map_err(|e| format!("{path}:{}: {e}", i + 1))
+        };
+        rows.push(PytorchRow {
+            sweep: f[0].into(),
+            size: num(f[1])? as usize,
+            depth: num(f[2])? as usize,
+            variant: f[3].into(),
+            median_ms: num(f[4])?,
+            p10_ms: num(f[5])?,
+            p90_ms: num(f[6])?,
+        });
+    }
+    Ok(rows)
+}
+
+pub fn subtitle(ctx: &GpuContext, args: &Args) -> String {
+    let r = ctx.report();
+    let machine = args
+        .machine
+        .clone()
+        .unwrap_or_else(|| MachineInfo::detect().cpu_model);
+    format!("{machine} · GPU: {} ({})", r.name, r.backend)
+}
+
+pub fn line_chart(
+    rows: &[Row],
+    pytorch: &[PytorchRow],
+    sweep: &str,
+    title: &str,
+    sub: &str,
+    x_label: &str,
+) -> LineChart {
+    let x_of = |size: usize, depth: usize| if sweep == "size" { size } else { depth } as f64;
+    let mut series = Vec::new();
+    for v in Variant::ALL {
+        let mut s = Series::new(v.name());
+        for r in rows.iter().filter(|r| r.sweep == sweep && r.variant == v) {
+            s.point_with_spread(x_of(r.size, r.depth), r.median_ms, r.p10_ms, r.p90_ms);
+        }
+        if !s.points.is_empty() {
+            series.push(s);
+        }
+    }
+    let mut names: Vec<&str> = pytorch.iter().map(|r| r.variant.as_str()).collect();
+    names.dedup();
+    for name in names {
+        let mut s = Series::new(name);
+        for r in pytorch
+            .iter()
+            .filter(|r| r.sweep == sweep && r.variant == name)
+        {
+            s.point_with_spread(x_of(r.size, r.depth), r.median_ms, r.p10_ms, r.p90_ms);
+        }
+        if !s.points.is_empty() {
+            series.push(s);
+        }
+    }
+    LineChart {
+        title: title.into(),
+        subtitle: sub.into(),
+        x_label: x_label.into(),
+        y_label: "milliseconds per run (log)".into(),
+        log_x: true,
+        log_y: true,
+        series,
+        markers: Vec::new(),
+    }
+}

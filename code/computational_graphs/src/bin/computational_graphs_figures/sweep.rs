@@ -1,0 +1,246 @@
+//! The two sweeps of the seed's figures: depth 64 over sizes, and size 256 over depths.
+
+use bench_harness::{BarChart, Csv, Progress, figures_dir};
+use computational_graphs::random_graph::{describe, random_graph};
+use gpu_context::GpuContext;
+
+use crate::args::Args;
+use crate::charts::{PytorchRow, line_chart, read_pytorch, subtitle};
+use crate::variants::{Effort, Variant, measure_variant};
+
+pub const SWEEP_DEPTH: usize = 64;
+
+/// Every point of both sweeps: (sweep name, size, depth).
+pub fn points(args: &Args) -> Vec<(&'static str, usize, usize)> {
+    let mut p = Vec::new();
+    if args.wants("sizes") {
+        p.extend(args.sizes().into_iter().map(|s| ("size", s, SWEEP_DEPTH)));
+    }
+    if args.wants("depths") {
+        p.extend(
+            args.depths()
+                .into_iter()
+                .map(|d| ("depth", args.sweep_size(), d)),
+        );
+    }
+    p
+}
+
+/// The seed of a point's random graph: the same everywhere, so PyTorch builds the same graph.
+pub fn seed(size: usize, depth: usize) -> u64 {
+    size as u64 * 1000 + depth as u64
+}
+
+/// The sweeps' graphs as JSON, for `bench/pytorch_baseline.py`.
+pub fn export(args: &Args) -> String {
+    let (warmup, samples, iterations) = args.effort(args.sweep_size());
+    let graphs: Vec<String> = points(args)
+        .into_iter()
+        .map(|(sweep, size, depth)| {
+            let d = describe(seed(size, depth), size, depth);
+            format!("{{\"sweep\":\"{sweep}\",\"graph\":{d}}}")
+        })
+        .collect();
+    format!(
+        "{{\"warmup\":{warmup},\"samples\":{samples},\"loop_iterations\":{iterations},\"ladder_size\":{},\"graphs\":[\n{}\n]}}\n",
+        args.ladder_size,
+        graphs.join(",\n")
+    )
+}
+
+pub struct Row {
+    pub sweep: &'static str,
+    pub size: usize,
+    pub depth: usize,
+    pub variant: Variant,
+    pub setup_ms: f64,
+    pub median_ms: f64,
+    pub p10_ms: f64,
+    pub p90_ms: f64,
+    pub gpu_ms: Option<f64>,
+}
+
+pub fn run(ctx: &mut GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    let points = points(args);
+    let progress = Progress::new((points.len() * Variant::ALL.len()) as u64, "graph sweeps");
+    let mut rows = Vec::new();
+    for &(sweep, size, depth) in &points {
+        let (list, input) = random_graph(seed(size, depth), size, depth);
+        let (warmup, samples, loop_iterations) = args.effort(size);
+        let effort = Effort {
+            warmup,
+            samples,
+            loop_iterations,
+        };
+        for v in Variant::ALL {
+            progress.step(&format!("{} {size}/{depth}", v.name()));
+            if v.is_cpu() && size > args.cpu_max_size() {
+                continue;
+            }
+            let m = measure_variant(ctx, v, &list, &input, &effort)?;
+            let ms = |s: f64| s * 1e3;
+            rows.push(Row {
+                sweep,
+                size,
+                depth,
+                variant: v,
+                setup_ms: m.setup.as_secs_f64() * 1e3,
+                median_ms: ms(m.per_run.median),
+                p10_ms: ms(m.per_run.p10),
+                p90_ms: ms(m.per_run.p90),
+                gpu_ms: m.gpu_per_run.map(|d| d.as_secs_f64() * 1e3),
+            });
+        }
+    }
+    progress.finish();
+    write(ctx, args, &rows)
+}
+
+fn write(ctx: &GpuContext, args: &Args, rows: &[Row]) -> Result<(), Box<dyn std::error::Error>> {
+    let dir = figures_dir();
+    let p = &args.prefix;
+    let pytorch: Vec<PytorchRow> = match &args.pytorch_csv {
+        Some(path) => read_pytorch(path)?,
+        None => Vec::new(),
+    };
+    let adapter = Some(ctx.report().to_json());
+    let sub = subtitle(ctx, args);
+    for (sweep, x_label, title) in [
+        (
+            "size",
+            "tensor size n (n×n tensors)",
+            format!("Random graphs of depth {SWEEP_DEPTH}: time per run"),
+        ),
+        (
+            "depth",
+            "graph depth (operators)",
+            format!(
+                "Random graphs of {0}×{0} tensors: time per run",
+                args.sweep_size()
+            ),
+        ),
+    ] {
+        if !rows.iter().any(|r| r.sweep == sweep) {
+            continue;
+        }
+        let chart = line_chart(rows, &pytorch, sweep, &title, &sub, x_label);
+        let name = format!("{p}_{sweep}");
+        write_csv(rows, sweep, &dir.join(format!("{name}.csv")))?;
+        chart.write(&dir.join(format!("{name}.svg")))?;
+        let desc = format!("{title}; median of the samples, whiskers p10–p90; data in {name}.csv");
+        args.sidecar(&name, &desc, adapter.clone())
+            .write(&dir.join(format!("{name}.json")))?;
+    }
+    // One-time costs at the seed's reference point, apart from the per-run times.
+    let at: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.sweep == "depth" && r.depth == SWEEP_DEPTH)
+        .collect();
+    if !at.is_empty() {
+        let chart = BarChart {
+            title: format!(
+                "One-time set-up cost, {0}×{0}, depth {SWEEP_DEPTH}",
+                args.sweep_size()
+            ),
+            subtitle: sub.clone(),
+            y_label: "set-up (ms): validate, fuse, compile pipelines, allocate, upload weights"
+                .into(),
+            log_y: true,
+            bars: at
+                .iter()
+                .filter(|r| r.setup_ms > 0.0)
+                .map(|r| (r.variant.name().to_owned(), r.setup_ms, None))
+                .collect(),
+        };
+        let name = format!("{p}_setup");
+        chart.write(&dir.join(format!("{name}.svg")))?;
+        args.sidecar(
+            &name,
+            "one-time set-up per variant; data in the setup_ms column of the depth CSV",
+            adapter,
+        )
+        .write(&dir.join(format!("{name}.json")))?;
+    }
+    let summary = summary_table(rows, &pytorch, &sub, args.sweep_size());
+    if !summary.is_empty() {
+        std::fs::write(dir.join(format!("{p}_summary.md")), summary)?;
+    }
+    eprintln!("wrote the sweeps to {}", dir.display());
+    Ok(())
+}
+
+fn write_csv(rows: &[Row], sweep: &str, path: &std::path::Path) -> std::io::Result<()> {
+    let mut csv = Csv::new(&[
+        "sweep",
+        "size",
+        "depth",
+        "variant",
+        "setup_ms",
+        "median_ms",
+        "p10_ms",
+        "p90_ms",
+        "gpu_timestamps_ms",
+    ]);
+    for r in rows.iter().filter(|r| r.sweep == sweep) {
+        csv.row(&[
+            r.sweep.into(),
+            r.size.to_string(),
+            r.depth.to_string(),
+            r.variant.name().into(),
+            format!("{:.4}", r.setup_ms),
+            format!("{:.5}", r.median_ms),
+            format!("{:.5}", r.p10_ms),
+            format!("{:.5}", r.p90_ms),
+            r.gpu_ms.map_or(String::new(), |g| format!("{g:.5}")),
+        ]);
+    }
+    csv.write(path)
+}
+
+/// A Markdown table of every variant at the reference point (256², depth 64), for the book.
+fn summary_table(rows: &[Row], pytorch: &[PytorchRow], sub: &str, sweep_size: usize) -> String {
+    let at = |size: usize, depth: usize| size == sweep_size && depth == SWEEP_DEPTH;
+    let ours: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.sweep == "depth" && at(r.size, r.depth))
+        .collect();
+    let Some(immediate) = ours.iter().find(|r| r.variant == Variant::Immediate) else {
+        return String::new();
+    };
+    let base = immediate.median_ms;
+    let mut t = format!(
+        "| variant ({sweep_size}×{sweep_size}, depth {SWEEP_DEPTH}) | ms per run (median) | p10–p90 | GPU timestamps | one-time set-up | speed-up vs GPU immediate |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: |\n"
+    );
+    for r in &ours {
+        t.push_str(&format!(
+            "| {} | {:.3} | {:.3}–{:.3} | {} | {} | {:.1}× |\n",
+            r.variant.name(),
+            r.median_ms,
+            r.p10_ms,
+            r.p90_ms,
+            r.gpu_ms.map_or("–".into(), |g| format!("{g:.3} ms")),
+            if r.setup_ms > 0.0 {
+                format!("{:.1} ms", r.setup_ms)
+            } else {
+                "–".into()
+            },
+            base / r.median_ms
+        ));
+    }
+    for r in pytorch
+        .iter()
+        .filter(|r| r.sweep == "depth" && at(r.size, r.depth))
+    {
+        t.push_str(&format!(
+            "| {} | {:.3} | {:.3}–{:.3} | – | – | {:.1}× |\n",
+            r.variant,
+            r.median_ms,
+            r.p10_ms,
+            r.p90_ms,
+            base / r.median_ms
+        ));
+    }
+    t.push_str(&format!("\nMeasured on {sub}.\n"));
+    t
+}

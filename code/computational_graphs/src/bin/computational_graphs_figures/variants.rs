@@ -1,0 +1,170 @@
+//! Running one random graph with one variant, and timing it.
+
+use std::time::{Duration, Instant};
+
+use bench_harness::{Stats, measure, measure_durations};
+use computational_graphs::compiler::{Options, compile, fuse};
+use computational_graphs::gpu_program::GpuProgram;
+use computational_graphs::graph::{OpList, runner_cpu, runner_gpu, validate};
+use computational_graphs::immediate;
+use computational_graphs::ops::gpu::Pipelines;
+use computational_graphs::tensor::Tensor2D;
+use gpu_context::{GpuContext, PipelineCache};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    Cpu,
+    CpuFused,
+    Immediate,
+    ImmediateCached,
+    Graph,
+    GraphFused,
+    GraphLoop,
+    GraphLoopFused,
+    Compiled,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 9] = [
+        Variant::Cpu,
+        Variant::CpuFused,
+        Variant::Immediate,
+        Variant::ImmediateCached,
+        Variant::Graph,
+        Variant::GraphFused,
+        Variant::GraphLoop,
+        Variant::GraphLoopFused,
+        Variant::Compiled,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Cpu => "CPU",
+            Variant::CpuFused => "CPU fused",
+            Variant::Immediate => "GPU immediate",
+            Variant::ImmediateCached => "immediate cached",
+            Variant::Graph => "graph",
+            Variant::GraphFused => "graph fused",
+            Variant::GraphLoop => "graph loop",
+            Variant::GraphLoopFused => "graph loop fused",
+            Variant::Compiled => "op-code compiled loop (tiled)",
+        }
+    }
+
+    pub fn is_cpu(self) -> bool {
+        matches!(self, Variant::Cpu | Variant::CpuFused)
+    }
+}
+
+pub struct Measured {
+    /// One-time cost: validation, fusion, pipeline compilation, buffer creation, parameter upload.
+    pub setup: Duration,
+    /// Time per run of the graph (per iteration for the loop variants), CPU clock.
+    pub per_run: Stats,
+    /// GPU timestamps per iteration (loop variants on adapters with timestamps).
+    pub gpu_per_run: Option<Duration>,
+}
+
+pub struct Effort {
+    pub warmup: usize,
+    pub samples: usize,
+    pub loop_iterations: usize,
+}
+
+pub fn measure_variant(
+    ctx: &mut GpuContext,
+    v: Variant,
+    list: &OpList,
+    input: &Tensor2D,
+    e: &Effort,
+) -> Result<Measured, computational_graphs::Error> {
+    // A fresh pipeline cache: each variant's setup pays its own compilations.
+    ctx.pipelines = PipelineCache::default();
+    let ctx: &GpuContext = ctx;
+    let inputs = [input.clone()];
+    let start = Instant::now();
+    let graph = validate(list)?;
+    let fused = fuse(&graph);
+    let run_stats = |f: &mut dyn FnMut()| measure(e.warmup, e.samples, f);
+    let (setup, per_run, gpu) = match v {
+        Variant::Cpu | Variant::CpuFused => {
+            let g = if v == Variant::Cpu { &graph } else { &fused };
+            let setup = start.elapsed();
+            let stats = run_stats(&mut || {
+                runner_cpu::run(g, &inputs).expect("validated");
+            });
+            (setup, stats, None)
+        }
+        Variant::Immediate | Variant::ImmediateCached => {
+            let mode = if v == Variant::Immediate {
+                Pipelines::CompileEveryTime
+            } else {
+                Pipelines::Cached
+            };
+            // The first run fills the cache (cached variant): that is its one-time cost.
+            let first = Instant::now();
+            immediate::run_graph(ctx, &graph, &inputs, mode)?;
+            let setup = if mode == Pipelines::Cached {
+                first.elapsed()
+            } else {
+                Duration::ZERO
+            };
+            // Compiling every pipeline of every run is slow enough that fewer samples do.
+            let (w, n) = if mode == Pipelines::CompileEveryTime {
+                (0, e.samples.min(5))
+            } else {
+                (e.warmup, e.samples)
+            };
+            let stats = measure(w, n, || {
+                immediate::run_graph(ctx, &graph, &inputs, mode).expect("ran once already");
+            });
+            (setup, stats, None)
+        }
+        Variant::Graph | Variant::GraphFused => {
+            let g = if v == Variant::Graph { &graph } else { &fused };
+            let program = runner_gpu::build(ctx, g, Pipelines::Cached)?;
+            let setup = start.elapsed();
+            let stats = run_stats(&mut || {
+                program.run(ctx, &inputs).expect("built");
+            });
+            (setup, stats, None)
+        }
+        Variant::GraphLoop | Variant::GraphLoopFused | Variant::Compiled => {
+            let program = match v {
+                Variant::GraphLoop => runner_gpu::build(ctx, &graph, Pipelines::Cached)?,
+                Variant::GraphLoopFused => runner_gpu::build(ctx, &fused, Pipelines::Cached)?,
+                _ => compile(ctx, &graph, Options::default())?.program,
+            };
+            let setup = start.elapsed();
+            let n = e.loop_iterations;
+            let stats = measure_durations(e.warmup, e.samples, || {
+                let t = Instant::now();
+                program.run_loop(ctx, &inputs, n).expect("built");
+                t.elapsed() / n as u32
+            });
+            (setup, stats, gpu_time(ctx, &program, n)?)
+        }
+    };
+    Ok(Measured {
+        setup,
+        per_run,
+        gpu_per_run: gpu,
+    })
+}
+
+/// Median of 3 GPU-timestamped submissions of `n` iterations, per iteration.
+fn gpu_time(
+    ctx: &GpuContext,
+    program: &GpuProgram,
+    n: usize,
+) -> Result<Option<Duration>, computational_graphs::Error> {
+    if !ctx.has_timestamps() {
+        return Ok(None);
+    }
+    let mut times = Vec::new();
+    for _ in 0..3 {
+        times.push(ctx.time_commands(|enc| program.record(enc, n))?.time / n as u32);
+    }
+    times.sort();
+    Ok(Some(times[1]))
+}

@@ -1,0 +1,17 @@
+//! The computational graph: one operator list ([`OpList`]) that both runners accept.
+//!
+//! Stages: build or write an [`OpList`] → [`validate`] it into a [`VerifiedGraph`] of nodes that
+//! hold buffer indices → (optionally) fuse it with [`crate::compiler::fuse`] → run it with
+//! [`runner_cpu`] or [`runner_gpu`].
+
+mod builder;
+mod ops_list;
+pub mod runner_cpu;
+pub mod runner_gpu;
+mod validate;
+mod verified;
+
+pub use builder::GraphBuilder;
+pub use ops_list::{BufferDecl, BufferId, Contents, OpList, Operator, Place};
+pub use validate::{GraphError, Rule, validate};
+pub use verified::{Node, NodeKind, VerifiedGraph};

@@ -1,0 +1,245 @@
+//! Validation: an operator list becomes a [`VerifiedGraph`] or an error naming the node and the
+//! rule it broke. Everything a runner would otherwise discover halfway through is checked here.
+
+use std::fmt;
+
+use super::{BufferId, Contents, Node, NodeKind, OpList, Operator, Place, VerifiedGraph};
+
+/// The rules an operator list must keep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Every buffer index must name a declared buffer.
+    UnknownBuffer,
+    /// Shapes must fit: input columns = weight rows, bias 1×n, output shapes as computed.
+    ShapeMismatch,
+    /// Softmax ends the network: only DeviceToHost transfers may follow it.
+    SoftmaxNotLast,
+    /// Kernels touch device buffers only; host data crosses with HostToDevice/DeviceToHost,
+    /// and a graph must send at least one result back to the host.
+    MissingTransfer,
+    /// A buffer must be written (or be an input or parameter) before it is read.
+    ReadBeforeWrite,
+    /// Each buffer has exactly one writer.
+    TwoWriters,
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Rule::UnknownBuffer => "unknown buffer",
+            Rule::ShapeMismatch => "shape mismatch",
+            Rule::SoftmaxNotLast => "softmax must be last",
+            Rule::MissingTransfer => "missing transfer",
+            Rule::ReadBeforeWrite => "read of a buffer nobody wrote",
+            Rule::TwoWriters => "two writers of one buffer",
+        })
+    }
+}
+
+// ANCHOR: graph_error
+/// An invalid graph: which node, which rule, and what exactly is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GraphError {
+    pub node: usize,
+    pub operator: &'static str,
+    pub rule: Rule,
+    pub detail: String,
+}
+
+impl fmt::Display for GraphError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "node {} ({}) breaks the rule \"{}\": {}",
+            self.node, self.operator, self.rule, self.detail
+        )
+    }
+}
+// ANCHOR_END: graph_error
+
+impl std::error::Error for GraphError {}
+
+/// Who wrote a buffer so far.
+#[derive(Clone, Copy, PartialEq)]
+enum Writer {
+    Nobody,
+    Caller,
+    Node(usize),
+}
+
+// ANCHOR: validate
+/// Checks every rule, node by node, in execution order.
+pub fn validate(list: &OpList) -> Result<VerifiedGraph, GraphError> {
+    let mut writer: Vec<Writer> = list
+        .buffers
+        .iter()
+        .map(|b| match b.contents {
+            Contents::Empty => Writer::Nobody,
+            Contents::Input | Contents::Parameter(_) => Writer::Caller,
+        })
+        .collect();
+    let mut nodes = Vec::with_capacity(list.ops.len());
+    let mut softmax_at: Option<usize> = None;
+    for (i, op) in list.ops.iter().enumerate() {
+        let fail = |rule, detail: String| GraphError {
+            node: i,
+            operator: op.name(),
+            rule,
+            detail,
+        };
+        let ids = op.buffers();
+        if let Some(&bad) = ids.iter().find(|&&id| id >= list.buffers.len()) {
+            let n = list.buffers.len();
+            return Err(fail(
+                Rule::UnknownBuffer,
+                format!("buffer {bad} does not exist (the list declares {n})"),
+            ));
+        }
+        if let (Some(s), false) = (softmax_at, matches!(op, Operator::DeviceToHost { .. })) {
+            return Err(GraphError {
+                node: s,
+                operator: list.ops[s].name(),
+                rule: Rule::SoftmaxNotLast,
+                detail: format!(
+                    "node {i} ({}) runs after it; put softmax at the end",
+                    op.name()
+                ),
+            });
+        }
+        check_places(list, op, &ids).map_err(|d| fail(Rule::MissingTransfer, d))?;
+        check_shapes(list, op).map_err(|d| fail(Rule::ShapeMismatch, d))?;
+        let (output, reads) = ids.split_last().expect("every operator writes one buffer");
+        for &r in reads {
+            if writer[r] == Writer::Nobody {
+                let name = &list.buffers[r].name;
+                return Err(fail(
+                    Rule::ReadBeforeWrite,
+                    format!("it reads \"{name}\", which no earlier node writes"),
+                ));
+            }
+        }
+        match writer[*output] {
+            Writer::Nobody => writer[*output] = Writer::Node(i),
+            earlier => {
+                let by = match earlier {
+                    Writer::Node(j) => format!("node {j} ({})", list.ops[j].name()),
+                    _ => "the caller (it is an input or a parameter)".into(),
+                };
+                let name = &list.buffers[*output].name;
+                return Err(fail(
+                    Rule::TwoWriters,
+                    format!("it writes \"{name}\", already written by {by}"),
+                ));
+            }
+        }
+        if op.has_softmax() {
+            softmax_at = Some(i);
+        }
+        nodes.push(Node {
+            kind: kind_of(op),
+            buffers: ids,
+        });
+    }
+    if !nodes.iter().any(|n| n.kind == NodeKind::DeviceToHost) {
+        let last = list.ops.len().saturating_sub(1);
+        return Err(GraphError {
+            node: last,
+            operator: list.ops.get(last).map_or("(empty graph)", Operator::name),
+            rule: Rule::MissingTransfer,
+            detail: "the graph never sends a result back: end it with a DeviceToHost".into(),
+        });
+    }
+    Ok(VerifiedGraph {
+        buffers: list.buffers.clone(),
+        nodes,
+    })
+}
+// ANCHOR_END: validate
+
+fn kind_of(op: &Operator) -> NodeKind {
+    match op {
+        Operator::HostToDevice { .. } => NodeKind::HostToDevice,
+        Operator::DeviceToHost { .. } => NodeKind::DeviceToHost,
+        Operator::Linear { .. } => NodeKind::Linear,
+        Operator::Relu { .. } => NodeKind::Relu,
+        Operator::Softmax { .. } => NodeKind::Softmax,
+        Operator::LinearRelu { .. } => NodeKind::LinearRelu,
+        Operator::LinearReluSoftmax { .. } => NodeKind::LinearReluSoftmax,
+    }
+}
+
+fn check_places(list: &OpList, op: &Operator, ids: &[BufferId]) -> Result<(), String> {
+    let place = |id: BufferId| list.buffers[id].place;
+    let name = |id: BufferId| &list.buffers[id].name;
+    let want: Vec<Place> = match op {
+        Operator::HostToDevice { .. } => vec![Place::Host, Place::Device],
+        Operator::DeviceToHost { .. } => vec![Place::Device, Place::Host],
+        _ => vec![Place::Device; ids.len()],
+    };
+    for (&id, &w) in ids.iter().zip(&want) {
+        if place(id) != w {
+            let fix = if w == Place::Device {
+                "add a HostToDevice before this node"
+            } else {
+                "transfers go between the host and the device"
+            };
+            return Err(format!(
+                "\"{}\" lives on the {:?} but must be on the {w:?}: {fix}",
+                name(id),
+                place(id)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_shapes(list: &OpList, op: &Operator) -> Result<(), String> {
+    let shape = |id: BufferId| (list.buffers[id].rows, list.buffers[id].cols);
+    let show = |(r, c): (usize, usize)| format!("{r}×{c}");
+    let expect_out = |out: BufferId, want: (usize, usize)| {
+        if shape(out) == want {
+            Ok(())
+        } else {
+            Err(format!(
+                "the output \"{}\" is {} but must be {}",
+                list.buffers[out].name,
+                show(shape(out)),
+                show(want)
+            ))
+        }
+    };
+    match *op {
+        Operator::HostToDevice { from, to } | Operator::DeviceToHost { from, to } => {
+            expect_out(to, shape(from))
+        }
+        Operator::Relu { input, output } | Operator::Softmax { input, output } => {
+            expect_out(output, shape(input))
+        }
+        Operator::Linear {
+            input,
+            weights,
+            bias,
+            output,
+        }
+        | Operator::LinearRelu {
+            input,
+            weights,
+            bias,
+            output,
+        }
+        | Operator::LinearReluSoftmax {
+            input,
+            weights,
+            bias,
+            output,
+        } => {
+            let out =
+                crate::ops::linear_shape(op.name(), shape(input), shape(weights), shape(bias))
+                    .map_err(|e| match e {
+                        crate::Error::Shape { detail, .. } => detail,
+                        other => other.to_string(),
+                    })?;
+            expect_out(output, out)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! Module 1, part 2: computational graphs, GPU compute and a small graph compiler.
+//!
+//! The crate is laid out in the order the book builds it:
+//!
+//! 1. [`tensor`]: a CPU 2D tensor and its GPU counterpart;
+//! 2. [`ops`]: Linear, ReLU, Softmax and the fused Linear+ReLU(+Softmax), each on the CPU and in WGSL;
+//! 3. [`immediate`]: every operator uploads, dispatches and reads back on its own;
+//! 4. [`graph`]: one operator list, validated into verified nodes, run by a CPU and a GPU runner;
+//! 5. [`compiler`]: fusion, lowering to op codes, WGSL generation, and running the result;
+//! 6. [`matmul_ladder`] and [`cpu_matmul`]: how fast can the Linear operator's core get.
+//!
+//! ```
+//! use computational_graphs::{graph, ops, tensor::Tensor2D};
+//! let x = Tensor2D::from_rows(&[[1.0, -2.0], [3.0, 4.0]]);
+//! let w = Tensor2D::identity(2);
+//! let b = Tensor2D::zeros(1, 2);
+//! let y = ops::cpu::linear_relu(&x, &w, &b)?;
+//! assert_eq!(y.data(), &[1.0, 0.0, 3.0, 4.0]);
+//! # let _ = graph::GraphBuilder::new();
+//! # Ok::<(), computational_graphs::Error>(())
+//! ```
+
+pub mod compiler;
+pub mod cpu_matmul;
+mod error;
+pub mod gpu_program;
+pub mod graph;
+pub mod immediate;
+pub mod matmul_ladder;
+pub mod ops;
+pub mod random_graph;
+pub mod rng;
+pub mod tensor;
+
+pub use error::Error;

@@ -1,0 +1,32 @@
+//! The CPU matmul variants agree with each other and with matrixmultiply.
+
+use computational_graphs::cpu_matmul;
+use computational_graphs::rng::SplitMix64;
+
+#[test]
+fn every_cpu_variant_matches_the_reference() {
+    type Matmul = fn(&[f32], &[f32], &mut [f32], usize, usize, usize);
+    let variants: [(&str, Matmul); 4] = [
+        ("naive", cpu_matmul::naive),
+        ("ikj", cpu_matmul::ikj),
+        ("blocked", cpu_matmul::blocked),
+        ("parallel", cpu_matmul::parallel),
+    ];
+    let mut rng = SplitMix64::new(9);
+    for (m, k, n) in [(1, 1, 1), (3, 5, 7), (65, 130, 67), (128, 64, 200)] {
+        let a: Vec<f32> = (0..m * k).map(|_| rng.symmetric(1.0)).collect();
+        let b: Vec<f32> = (0..k * n).map(|_| rng.symmetric(1.0)).collect();
+        let mut want = vec![0.0; m * n];
+        cpu_matmul::reference(&a, &b, &mut want, m, k, n);
+        for (name, f) in variants {
+            let mut got = vec![f32::NAN; m * n];
+            f(&a, &b, &mut got, m, k, n);
+            let diff = got
+                .iter()
+                .zip(&want)
+                .map(|(x, y)| (x - y).abs())
+                .fold(0.0, f32::max);
+            assert!(diff < 1e-3, "{name} at {m}×{k}×{n}: off by {diff}");
+        }
+    }
+}
