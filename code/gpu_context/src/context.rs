@@ -45,7 +45,7 @@ impl GpuContext {
     async fn open(req: &Requirements) -> Result<Self, GpuError> {
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let adapter = Self::pick_adapter(&instance, req.force_software).await?;
+        let adapter = Self::pick_adapter(&instance, req.force_software, None).await?;
         let info = adapter.get_info();
         let missing = req.features - adapter.features();
         if !missing.is_empty() {
@@ -89,9 +89,12 @@ impl GpuContext {
     // ANCHOR_END: open
 
     // ANCHOR: pick_adapter
-    async fn pick_adapter(
+    /// A high-performance adapter first, the software one second; with a surface, only adapters
+    /// that can present to it. Shared by compute ([`GpuContext`]) and windows (`RenderGpu`).
+    pub(crate) async fn pick_adapter(
         instance: &wgpu::Instance,
         force_software: bool,
+        compatible_surface: Option<&wgpu::Surface<'_>>,
     ) -> Result<wgpu::Adapter, GpuError> {
         let mut tried = Vec::new();
         let attempts: &[bool] = if force_software {
@@ -103,7 +106,7 @@ impl GpuContext {
             let options = wgpu::RequestAdapterOptions {
                 power_preference: wgpu::PowerPreference::HighPerformance,
                 force_fallback_adapter: fallback,
-                compatible_surface: None,
+                compatible_surface,
                 ..Default::default()
             };
             match instance.request_adapter(&options).await {

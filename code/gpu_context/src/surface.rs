@@ -37,34 +37,20 @@ impl RenderGpu {
         instance: wgpu::Instance,
         compatible_surface: Option<&wgpu::Surface<'_>>,
     ) -> Result<Self, GpuError> {
-        let mut tried = Vec::new();
-        for fallback in [false, true] {
-            let options = wgpu::RequestAdapterOptions {
-                power_preference: wgpu::PowerPreference::HighPerformance,
-                force_fallback_adapter: fallback,
-                compatible_surface,
-                ..Default::default()
-            };
-            match pollster::block_on(instance.request_adapter(&options)) {
-                Ok(adapter) => return Ok(Self { instance, adapter }),
-                Err(e) => tried.push(format!(
-                    "{}: {e}",
-                    if fallback {
-                        "software fallback"
-                    } else {
-                        "hardware"
-                    }
-                )),
+        let adapter = pollster::block_on(crate::GpuContext::pick_adapter(
+            &instance,
+            false,
+            compatible_surface,
+        ))
+        .map_err(|err| match err {
+            GpuError::NoAdapter { details } if compatible_surface.is_some() => {
+                GpuError::NoAdapter {
+                    details: format!("no adapter that can present to this window; {details}"),
+                }
             }
-        }
-        let surface_note = if compatible_surface.is_some() {
-            " that can present to this window"
-        } else {
-            ""
-        };
-        Err(GpuError::NoAdapter {
-            details: format!("no adapter{surface_note}; {}", tried.join("; ")),
-        })
+            other => other,
+        })?;
+        Ok(Self { instance, adapter })
     }
 
     /// Opens one more device (and its queue) on this adapter, with the default limits.
