@@ -4,7 +4,7 @@
 use gpu_context::GpuContext;
 
 use crate::Error;
-use crate::graph::{NodeKind, VerifiedGraph};
+use crate::graph::{Custom, NodeKind, VerifiedGraph};
 use crate::ops::gpu::{Kernel, Pipelines, dims_buffer, pipeline};
 use crate::ops::linear_shape;
 use crate::tensor::{GpuTensor, Tensor2D};
@@ -104,14 +104,14 @@ pub fn linear_relu_softmax(
 }
 
 /// The kernel that runs a compute node (None for transfers).
-pub fn kernel_of(kind: NodeKind) -> Option<Kernel> {
+pub fn kernel_of(kind: &NodeKind) -> Option<Kernel> {
     match kind {
         NodeKind::Linear => Some(Kernel::Linear),
         NodeKind::Relu => Some(Kernel::Relu),
         NodeKind::Softmax => Some(Kernel::Softmax),
         NodeKind::LinearRelu => Some(Kernel::LinearRelu),
         NodeKind::LinearReluSoftmax => Some(Kernel::LinearReluSoftmax),
-        NodeKind::HostToDevice | NodeKind::DeviceToHost => None,
+        NodeKind::HostToDevice | NodeKind::DeviceToHost | NodeKind::Custom(_) => None,
     }
 }
 
@@ -126,7 +126,15 @@ pub fn run_graph(
     let mut values = graph.bind_inputs(inputs)?;
     for node in graph.nodes() {
         let b = &node.buffers;
-        let result = match kernel_of(node.kind) {
+        let result = match kernel_of(&node.kind) {
+            None if let NodeKind::Custom(op) = &node.kind => {
+                let inputs: Vec<_> = node
+                    .reads()
+                    .iter()
+                    .map(|&id| graph.value(&values, id))
+                    .collect();
+                custom(ctx, op, &inputs)?
+            }
             // Transfers are copies between host values here: the data is on the host anyway.
             None => graph.value(&values, b[0]).clone(),
             Some(kernel) if kernel.has_weights() => {
@@ -146,6 +154,11 @@ pub fn run_graph(
     Ok(graph.collect_outputs(values))
 }
 // ANCHOR_END: run_graph
+
+/// A custom operator on its own: upload its inputs, run its kernel, read the result back.
+pub fn custom(ctx: &GpuContext, op: &Custom, inputs: &[&Tensor2D]) -> Result<Tensor2D, Error> {
+    crate::graph::custom_run_immediate(ctx, op, inputs)
+}
 
 /// The same graph on the CPU, operator by operator (the reference for every runner).
 pub fn cpu_reference(graph: &VerifiedGraph, inputs: &[Tensor2D]) -> Result<Vec<Tensor2D>, Error> {

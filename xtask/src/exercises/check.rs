@@ -109,7 +109,13 @@ fn check_variant(
     } else {
         "solutions"
     };
-    let ws = root.join("target/exercise-check").join(label);
+    // One exercise checked alone gets its own folder, so that checks of different exercises
+    // can run side by side (they still take turns on the shared target folder).
+    let scope = match exercises {
+        [one] => one.slug(),
+        _ => "all".to_string(),
+    };
+    let ws = root.join("target/exercise-check").join(scope).join(label);
     if ws.exists() {
         fs::remove_dir_all(&ws).map_err(|e| format!("cleaning {}: {e}", ws.display()))?;
     }

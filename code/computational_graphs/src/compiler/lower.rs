@@ -60,7 +60,7 @@ pub struct KernelIr {
 
 // ANCHOR: lower_node
 /// A node's op codes. The fused operators are just longer lists.
-pub fn lower_node(kind: NodeKind, b: &[BufferId], k: usize) -> Option<Vec<OpCode>> {
+pub fn lower_node(kind: &NodeKind, b: &[BufferId], k: usize) -> Option<Vec<OpCode>> {
     use OpCode::*;
     let softmax = [RowMax, ExpMinusMax, RowSum, DivBySum];
     let linear = |b: &[BufferId]| {
@@ -74,7 +74,8 @@ pub fn lower_node(kind: NodeKind, b: &[BufferId], k: usize) -> Option<Vec<OpCode
         ]
     };
     let mut ops = match kind {
-        NodeKind::HostToDevice | NodeKind::DeviceToHost => return None,
+        // Transfers are wired up by the program; custom operators bring their own kernel.
+        NodeKind::HostToDevice | NodeKind::DeviceToHost | NodeKind::Custom(_) => return None,
         NodeKind::Linear => linear(b),
         NodeKind::LinearRelu => [linear(b), vec![Relu]].concat(),
         NodeKind::LinearReluSoftmax => [linear(b), vec![Relu], softmax.to_vec()].concat(),
@@ -93,7 +94,7 @@ pub fn lower(graph: &VerifiedGraph) -> Vec<KernelIr> {
     let mut kernels = Vec::new();
     for (at, node) in graph.nodes().iter().enumerate() {
         let k = graph.buffer(node.buffers[0]).cols;
-        if let Some(ops) = lower_node(node.kind, &node.buffers, k) {
+        if let Some(ops) = lower_node(&node.kind, &node.buffers, k) {
             let out = graph.buffer(node.output());
             kernels.push(KernelIr {
                 rows: out.rows,

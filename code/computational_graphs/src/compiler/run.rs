@@ -6,7 +6,7 @@ use super::codegen::{GeneratedKernel, Options, generate};
 use super::lower::{lower, merge_elementwise};
 use crate::Error;
 use crate::gpu_program::GpuProgram;
-use crate::graph::VerifiedGraph;
+use crate::graph::{NodeKind, VerifiedGraph, custom_dispatch};
 use crate::ops::gpu::Dispatch;
 
 /// A graph compiled to generated kernels, ready to run.
@@ -42,6 +42,14 @@ pub fn compile(
     }
     let buffers = GpuProgram::allocate(ctx, graph)?;
     let mut dispatches = Vec::with_capacity(generated.len());
+    for (at, node) in graph.nodes().iter().enumerate() {
+        if let NodeKind::Custom(op) = &node.kind {
+            dispatches.push((
+                at,
+                custom_dispatch(ctx, graph, op, &node.buffers, &buffers)?,
+            ));
+        }
+    }
     for k in &generated {
         // Identical sources (same shapes, same op codes) share one compiled pipeline.
         let pipeline = ctx.cached_pipeline("generated", &k.source, "main")?;

@@ -1,7 +1,7 @@
 //! A convenience for writing operator lists: every call adds the buffers and the operator.
 //! The builder can still produce invalid lists (it does not check): validation does.
 
-use super::{BufferDecl, BufferId, Contents, OpList, Operator, Place};
+use super::{BufferDecl, BufferId, Contents, Custom, CustomOperator, OpList, Operator, Place};
 use crate::tensor::Tensor2D;
 
 #[derive(Debug, Default)]
@@ -91,6 +91,25 @@ impl GraphBuilder {
     pub fn softmax(&mut self, input: BufferId) -> BufferId {
         let output = self.fresh(self.shape(input), Place::Device);
         self.list.ops.push(Operator::Softmax { input, output });
+        output
+    }
+
+    /// A node of an operator defined outside this crate. If the inputs' shapes do not suit it,
+    /// the output is declared 0×0 and validation reports the operator's own explanation.
+    pub fn custom(&mut self, op: impl CustomOperator, inputs: &[BufferId]) -> BufferId {
+        self.custom_shared(Custom::new(op), inputs)
+    }
+
+    /// Like [`GraphBuilder::custom`], with an operator handle that may be used more than once.
+    pub fn custom_shared(&mut self, op: Custom, inputs: &[BufferId]) -> BufferId {
+        let shapes: Vec<_> = inputs.iter().map(|&id| self.shape(id)).collect();
+        let shape = op.0.output_shape(&shapes).unwrap_or((0, 0));
+        let output = self.fresh(shape, Place::Device);
+        self.list.ops.push(Operator::Custom {
+            op,
+            inputs: inputs.to_vec(),
+            output,
+        });
         output
     }
 

@@ -5,6 +5,7 @@
 //! [`runner_cpu`] or [`runner_gpu`].
 
 mod builder;
+mod custom;
 mod ops_list;
 pub mod runner_cpu;
 pub mod runner_gpu;
@@ -12,6 +13,10 @@ mod validate;
 mod verified;
 
 pub use builder::GraphBuilder;
+pub use custom::{Custom, CustomKernel, CustomOperator};
+pub(crate) use custom::{
+    dispatch as custom_dispatch, run_cpu as custom_run_cpu, run_immediate as custom_run_immediate,
+};
 pub use ops_list::{BufferDecl, BufferId, Contents, OpList, Operator, Place};
 pub use validate::{GraphError, Rule, validate};
 pub use verified::{Node, NodeKind, VerifiedGraph};

@@ -1,5 +1,6 @@
 //! The operator list: what a user (or a random graph generator) writes down.
 
+use super::Custom;
 use crate::tensor::Tensor2D;
 
 /// Index of a buffer in [`OpList::buffers`].
@@ -72,6 +73,12 @@ pub enum Operator {
         bias: BufferId,
         output: BufferId,
     },
+    /// An operator defined outside this crate (see [`super::CustomOperator`]).
+    Custom {
+        op: Custom,
+        inputs: Vec<BufferId>,
+        output: BufferId,
+    },
 }
 
 /// The whole graph as written: buffers, and operators in the order they run.
@@ -92,12 +99,16 @@ impl Operator {
             Operator::Softmax { .. } => "Softmax",
             Operator::LinearRelu { .. } => "LinearReLU",
             Operator::LinearReluSoftmax { .. } => "LinearReLUSoftmax",
+            Operator::Custom { op, .. } => op.name(),
         }
     }
 
     /// The buffers this operator reads, then the one it writes (always last).
     pub fn buffers(&self) -> Vec<BufferId> {
         match *self {
+            Operator::Custom {
+                ref inputs, output, ..
+            } => inputs.iter().copied().chain([output]).collect(),
             Operator::HostToDevice { from, to } | Operator::DeviceToHost { from, to } => {
                 vec![from, to]
             }

@@ -3,7 +3,7 @@
 
 use gpu_context::GpuContext;
 
-use super::VerifiedGraph;
+use super::{NodeKind, VerifiedGraph};
 use crate::Error;
 use crate::gpu_program::GpuProgram;
 use crate::immediate::kernel_of;
@@ -22,7 +22,12 @@ pub fn build(
     let buffers = GpuProgram::allocate(ctx, graph)?;
     let mut dispatches = Vec::new();
     for (index, node) in graph.nodes().iter().enumerate() {
-        let Some(kernel) = kernel_of(node.kind) else {
+        if let NodeKind::Custom(op) = &node.kind {
+            let dispatch = super::custom_dispatch(ctx, graph, op, &node.buffers, &buffers)?;
+            dispatches.push((index, dispatch));
+            continue;
+        }
+        let Some(kernel) = kernel_of(&node.kind) else {
             continue;
         };
         let input = graph.buffer(node.buffers[0]);

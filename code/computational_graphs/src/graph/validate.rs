@@ -165,6 +165,7 @@ fn kind_of(op: &Operator) -> NodeKind {
         Operator::Softmax { .. } => NodeKind::Softmax,
         Operator::LinearRelu { .. } => NodeKind::LinearRelu,
         Operator::LinearReluSoftmax { .. } => NodeKind::LinearReluSoftmax,
+        Operator::Custom { op, .. } => NodeKind::Custom(op.clone()),
     }
 }
 
@@ -211,6 +212,14 @@ fn check_shapes(list: &OpList, op: &Operator) -> Result<(), String> {
     match *op {
         Operator::HostToDevice { from, to } | Operator::DeviceToHost { from, to } => {
             expect_out(to, shape(from))
+        }
+        Operator::Custom {
+            ref op,
+            ref inputs,
+            output,
+        } => {
+            let shapes: Vec<_> = inputs.iter().map(|&id| shape(id)).collect();
+            expect_out(output, op.0.output_shape(&shapes)?)
         }
         Operator::Relu { input, output } | Operator::Softmax { input, output } => {
             expect_out(output, shape(input))

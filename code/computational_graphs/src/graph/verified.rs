@@ -1,13 +1,13 @@
 //! The validated graph: nodes that hold buffer indices, checked once so runners need not.
 
-use super::{BufferDecl, BufferId, Contents, Place};
+use super::{BufferDecl, BufferId, Contents, Custom, Place};
 use crate::Error;
 use crate::tensor::Tensor2D;
 
 // ANCHOR: node
 /// What a verified node does. Same names as [`super::Operator`], without the buffer fields:
 /// those are in [`Node::buffers`], in the order inputs…, output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NodeKind {
     HostToDevice,
     DeviceToHost,
@@ -16,6 +16,8 @@ pub enum NodeKind {
     Softmax,
     LinearRelu,
     LinearReluSoftmax,
+    /// An operator from outside the crate; it knows its own shapes and kernels.
+    Custom(Custom),
 }
 
 #[derive(Clone, Debug, PartialEq)]
