@@ -20,6 +20,10 @@ pub struct Meta {
     /// Seconds one hidden test may run before it is killed (default: 10, or 60 with a GPU).
     #[serde(default)]
     pub timeout_s: Option<u32>,
+    /// Files under `src/` that belong to the staff (e.g. `src/lib.rs`, which wires the
+    /// student's functions into the public API): graded from the staff copy, never the student's.
+    #[serde(default)]
+    pub given: Vec<String>,
 }
 
 /// One exercise crate under `exercises/<module>/<name>/`.
@@ -40,6 +44,15 @@ impl Exercise {
     /// The id with `/` replaced, usable as a file or folder name.
     pub fn slug(&self) -> String {
         self.id.replace('/', "_")
+    }
+
+    /// The staff's files under `src/`, as paths relative to `src/`.
+    pub fn given_in_src(&self) -> Vec<PathBuf> {
+        self.meta
+            .given
+            .iter()
+            .map(|f| PathBuf::from(f.trim_start_matches("src/")))
+            .collect()
     }
 
     pub fn max_points(&self) -> u32 {
@@ -98,6 +111,16 @@ fn load(base: &Path, dir: &Path) -> Result<Exercise, String> {
             "{}: an exercise needs [points] and hints",
             path.display()
         ));
+    }
+    for file in &meta.given {
+        let inside_src =
+            file.starts_with("src/") && !file.split('/').any(|p| p == ".." || p.is_empty());
+        if !inside_src || !dir.join(file).is_file() {
+            return Err(format!(
+                "{}: given = \"{file}\" must name an existing file under src/",
+                path.display()
+            ));
+        }
     }
     Ok(Exercise {
         id,

@@ -81,6 +81,15 @@ fn static_checks(ex: &Exercise) -> Result<Vec<String>, String> {
             ex.id
         ));
     }
+    for rel in ex.given_in_src() {
+        if solution.join(&rel).exists() {
+            problems.push(format!(
+                "{}: src/{} is given (staff-owned), so grading/solution/ must not replace it",
+                ex.id,
+                rel.display()
+            ));
+        }
+    }
     let hidden = fs::read_to_string(ex.dir.join("grading/hidden.rs")).unwrap_or_default();
     for name in ex.meta.points.keys() {
         if !hidden.contains(&format!("grade_ok!(\"{name}\")")) {

@@ -69,7 +69,18 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
             ));
         }
     };
-    let notes = taken.ignored.clone();
+    let mut notes = taken.ignored.clone();
+    let given = ex.given_in_src();
+    for (rel, bytes) in &taken.files {
+        if given.contains(rel)
+            && fs::read(ex.dir.join("src").join(rel)).ok().as_ref() != Some(bytes)
+        {
+            notes.push(format!(
+                "src/{} (given by the course: the original was used, not your edited copy)",
+                rel.display()
+            ));
+        }
+    }
     let forbidden = submission::forbidden_uses(&taken.files);
     if !forbidden.is_empty() {
         return Ok(Outcome::all_failed(
@@ -116,6 +127,12 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
         let path = crate_dir.join("src").join(rel);
         catalog::write(&path, "")?;
         fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    for rel in &given {
+        catalog::copy_file(
+            &ex.dir.join("src").join(rel),
+            &crate_dir.join("src").join(rel),
+        )?;
     }
     catalog::write(&ws.join(".config/nextest.toml"), &nextest_config(ex))?;
     let store = ws.join("store");

@@ -73,6 +73,10 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
             catalog::copy_file(&ex.dir.join(file), &dest.join(file))?;
         }
         copy_tree(&ex.dir.join("src"), &dest.join("src"))?;
+        // Given programs (e.g. a timing example for a finished kernel) ship as they are.
+        if ex.dir.join("examples").is_dir() {
+            copy_tree(&ex.dir.join("examples"), &dest.join("examples"))?;
+        }
     }
     let names: Vec<String> = crates.iter().map(|(n, _)| n.clone()).collect();
     let members = vec![
