@@ -1,7 +1,6 @@
-use crate::PoolError;
-
-/// The output height and width of max pooling with window and stride `k`, no padding.
-/// `Err(PoolError::Shape(..))` for `k == 0` or a window larger than the image.
-pub fn pooled_shape(_height: usize, _width: usize, _k: usize) -> Result<(usize, usize), PoolError> {
-    todo!("floor(h / k) × floor(w / k), or an error")
+/// The output (rows, cols) of max pooling an h×w tensor with window and stride `k`, no padding:
+/// floor(h / k) × floor(w / k). `k == 0`, an empty tensor, or a window taller or wider than the
+/// tensor is an `Err` whose text says what is wrong and what to do instead.
+pub fn pooled_shape(_h: usize, _w: usize, _k: usize) -> Result<(usize, usize), String> {
+    todo!("floor(h / k) × floor(w / k), or an error that says what to do")
 }

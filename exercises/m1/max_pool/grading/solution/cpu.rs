@@ -1,21 +1,20 @@
-use crate::{Image, PoolError, pooled_shape};
+use computational_graphs::tensor::Tensor2D;
 
-/// Max pooling on the CPU (solution).
-pub fn max_pool_cpu(image: &Image, k: usize) -> Result<Image, PoolError> {
-    let (oh, ow) = pooled_shape(image.height, image.width, k)?;
-    let mut data = Vec::with_capacity(image.channels * oh * ow);
-    for c in 0..image.channels {
-        for oy in 0..oh {
-            for ox in 0..ow {
-                let mut best = f32::NEG_INFINITY;
-                for dy in 0..k {
-                    for dx in 0..k {
-                        best = best.max(image.at(c, oy * k + dy, ox * k + dx));
-                    }
+/// The output values, row by row (solution).
+pub fn max_pool(input: &Tensor2D, k: usize, output: (usize, usize)) -> Vec<f32> {
+    let (rows, cols) = output;
+    let mut values = Vec::with_capacity(rows * cols);
+    for r in 0..rows {
+        for c in 0..cols {
+            // The lowest start, not 0: a window of negative numbers keeps its largest one.
+            let mut best = f32::MIN;
+            for dy in 0..k {
+                for dx in 0..k {
+                    best = best.max(input.get(r * k + dy, c * k + dx));
                 }
-                data.push(best);
             }
+            values.push(best);
         }
     }
-    Image::new(image.channels, oh, ow, data)
+    values
 }

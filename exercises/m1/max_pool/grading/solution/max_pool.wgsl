@@ -1,29 +1,28 @@
-// Max pooling, window and stride k, one thread per output element (solution).
-@group(0) @binding(0) var<storage, read> image: array<f32>;
-@group(0) @binding(1) var<storage, read_write> pooled: array<f32>;
-@group(0) @binding(2) var<storage, read> dims: array<u32, 8>;
+// Max pooling, window and stride k, no padding: one invocation per output element (solution).
+// params = rows, cols, k, out_rows, out_cols.
+@group(0) @binding(0) var<storage, read> params: array<u32>;
+@group(0) @binding(1) var<storage, read> input: array<f32>;
+@group(0) @binding(2) var<storage, read_write> output: array<f32>;
 
 @compute @workgroup_size(8, 8, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let channels = dims[0];
-    let height = dims[1];
-    let width = dims[2];
-    let k = dims[3];
-    let out_h = dims[4];
-    let out_w = dims[5];
-    let ox = gid.x;
-    let oy = gid.y;
-    let c = gid.z;
-    if (ox >= out_w || oy >= out_h || c >= channels) {
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let cols = params[1];
+    let k = params[2];
+    let out_rows = params[3];
+    let out_cols = params[4];
+    let r = id.y;
+    let c = id.x;
+    // The last workgroups hang over the edge of the output when it is not a multiple of 8.
+    if r >= out_rows || c >= out_cols {
         return;
     }
+    // The lowest f32, not 0: a window of negative numbers keeps its largest one.
     var best = -3.40282347e+38;
     for (var dy = 0u; dy < k; dy++) {
+        let start = (r * k + dy) * cols + c * k;
         for (var dx = 0u; dx < k; dx++) {
-            let y = oy * k + dy;
-            let x = ox * k + dx;
-            best = max(best, image[(c * height + y) * width + x]);
+            best = max(best, input[start + dx]);
         }
     }
-    pooled[(c * out_h + oy) * out_w + ox] = best;
+    output[r * out_cols + c] = best;
 }
