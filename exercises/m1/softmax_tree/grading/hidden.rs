@@ -1,39 +1,81 @@
 //! Hidden tests. The grader puts a `grade_ok!` macro above this file; each test calls it last.
 
-use ex_m1_softmax_tree::{TREE_WGSL, softmax_cpu, softmax_tree};
+use computational_graphs::compiler::{Options, compile};
+use computational_graphs::graph::{GraphBuilder, runner_cpu, runner_gpu, validate};
+use computational_graphs::ops::cpu;
+use computational_graphs::ops::gpu::Pipelines;
+use computational_graphs::rng::SplitMix64;
+use computational_graphs::tensor::Tensor2D;
+use ex_m1_softmax_tree::{
+    MAX_GROUPS_PER_DIMENSION, SoftmaxSinglePass, SoftmaxTree, TREE_WGSL, softmax_tree,
+    workgroup_grid,
+};
 use gpu_context::GpuContext;
 
-fn values(len: usize, seed: u32, scale: f32) -> Vec<f32> {
-    let mut s = seed.wrapping_mul(2_246_822_519).wrapping_add(3);
-    (0..len)
-        .map(|_| {
-            s = s.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-            ((s >> 8) as f32 / (1u32 << 23) as f32 - 1.0) * scale
-        })
-        .collect()
+fn random(rows: usize, cols: usize, scale: f32, seed: u64) -> Tensor2D {
+    Tensor2D::random(rows, cols, scale, &mut SplitMix64::new(seed ^ 0x50f7_3a11))
 }
 
-fn check(ctx: &GpuContext, rows: usize, cols: usize, scale: f32) {
-    let x = values(rows * cols, (rows * 31 + cols) as u32, scale);
-    let got = softmax_tree(ctx, &x, rows, cols).unwrap();
-    let want = softmax_cpu(&x, rows, cols);
-    assert_eq!(got.len(), want.len(), "{rows}×{cols}: length");
-    for (i, (g, e)) in got.iter().zip(&want).enumerate() {
-        assert!(g.is_finite(), "{rows}×{cols}: y[{i}] = {g}");
+fn assert_close(got: &Tensor2D, want: &Tensor2D, what: &str) {
+    assert_eq!(got.shape(), want.shape(), "{what}: shapes differ");
+    for (i, (g, e)) in got.data().iter().zip(want.data()).enumerate() {
+        assert!(g.is_finite(), "{what}: y[{i}] = {g}");
         assert!(
             (g - e).abs() <= 1e-5 + 1e-4 * e.abs(),
-            "{rows}×{cols}: y[{i}] = {g}, expected {e}"
+            "{what}: y[{i}] = {g}, expected {e}"
         );
     }
 }
 
+/// Immediate mode against the course's CPU softmax.
+fn check(ctx: &GpuContext, rows: usize, cols: usize, scale: f32) {
+    let x = random(rows, cols, scale, (rows * 31 + cols) as u64);
+    let got = softmax_tree(ctx, &x).unwrap();
+    assert_close(&got, &cpu::softmax(&x), &format!("{rows}×{cols}"));
+}
+
+/// The kernel's code, without `//` and `/* */` comments.
+fn code(wgsl: &str) -> String {
+    let mut out = String::new();
+    let mut rest = wgsl;
+    while let Some(start) = rest.find("/*") {
+        out.push_str(&rest[..start]);
+        rest = rest[start..]
+            .find("*/")
+            .map_or("", |end| &rest[start + end + 2..]);
+    }
+    out.push_str(rest);
+    out.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn uses_of(code: &str, name: &str) -> usize {
+    code.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|word| *word == name)
+        .count()
+}
+
 #[test]
 fn softmax_tree_hidden_uses_workgroup_memory() {
-    let code: String = TREE_WGSL
-        .lines()
-        .filter(|l| !l.trim_start().starts_with("//"))
+    let code = code(TREE_WGSL);
+    let arrays: Vec<String> = code
+        .split("var<workgroup>")
+        .skip(1)
+        .map(|after| {
+            after
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect()
+        })
         .collect();
-    assert!(code.contains("var<workgroup>"));
+    assert!(!arrays.is_empty(), "reduce in a var<workgroup> array");
+    assert!(
+        arrays.iter().any(|name| uses_of(&code, name) >= 3),
+        "the workgroup array {arrays:?} is declared but not written and read"
+    );
     assert!(
         code.matches("workgroupBarrier").count() >= 2,
         "a barrier per tree level"
@@ -44,8 +86,9 @@ fn softmax_tree_hidden_uses_workgroup_memory() {
 #[test]
 fn softmax_tree_hidden_single_column() {
     let ctx = GpuContext::for_tests();
-    let got = softmax_tree(&ctx, &[3.0, -7.0, 0.5], 3, 1).unwrap();
-    assert_eq!(got, vec![1.0, 1.0, 1.0]);
+    let x = Tensor2D::new(3, 1, vec![3.0, -7.0, 0.5]).unwrap();
+    let got = softmax_tree(&ctx, &x).unwrap();
+    assert_eq!(got.data(), &[1.0, 1.0, 1.0]);
     grade_ok!("softmax_tree_hidden_single_column");
 }
 
@@ -73,17 +116,72 @@ fn softmax_tree_hidden_large_values_are_stable() {
 }
 
 #[test]
+fn softmax_tree_hidden_grid_fits_the_limits() {
+    let max = MAX_GROUPS_PER_DIMENSION;
+    for rows in [1, 7, max - 1, max, max + 1, 3 * max + 5, 1 << 22, max * max] {
+        let (x, y) = workgroup_grid(rows);
+        assert!(
+            (1..=max).contains(&x) && (1..=max).contains(&y),
+            "{rows} rows: grid {x}×{y}, each side must be 1 to {max}"
+        );
+        let groups = u64::from(x) * u64::from(y);
+        assert!(groups >= u64::from(rows), "{rows} rows: {x}×{y} is too few");
+        assert!(
+            groups < u64::from(rows) + u64::from(x),
+            "{rows} rows: {x}×{y} has a whole line of idle workgroups"
+        );
+    }
+    grade_ok!("softmax_tree_hidden_grid_fits_the_limits");
+}
+
+#[test]
 fn softmax_tree_hidden_more_rows_than_one_dispatch_dimension() {
     let ctx = GpuContext::for_tests();
     let rows = 65_535 + 7;
-    let x: Vec<f32> = (0..rows * 2).map(|i| (i % 5) as f32).collect();
-    let got = softmax_tree(&ctx, &x, rows, 2).unwrap();
-    let want = softmax_cpu(&x, rows, 2);
-    let worst = got
-        .iter()
-        .zip(&want)
-        .map(|(g, e)| (g - e).abs())
-        .fold(0.0f32, f32::max);
+    let data = (0..rows * 2).map(|i| (i % 5) as f32).collect();
+    let x = Tensor2D::new(rows, 2, data).unwrap();
+    // As a node of a graph on the GPU runner (the built-in Softmax stops at 65 535 rows).
+    let mut g = GraphBuilder::new();
+    let input = g.input("x", rows, 2);
+    let xd = g.to_device(input);
+    let y = g.custom(SoftmaxTree, &[xd]);
+    g.to_host(y);
+    let graph = validate(&g.finish()).unwrap();
+    let program = runner_gpu::build(&ctx, &graph, Pipelines::Cached).unwrap();
+    let got = program.run(&ctx, std::slice::from_ref(&x)).unwrap();
+    let worst = got[0].max_abs_diff(&cpu::softmax(&x));
     assert!(worst <= 1e-5, "largest error {worst}");
     grade_ok!("softmax_tree_hidden_more_rows_than_one_dispatch_dimension");
+}
+
+#[test]
+fn softmax_tree_hidden_in_graph_runners() {
+    let ctx = GpuContext::for_tests();
+    for (rows, cols) in [(1, 1), (3, 64), (6, 200), (33, 7)] {
+        // x → SoftmaxTree, SoftmaxSinglePass and the built-in Softmax, each sent to the host.
+        let mut g = GraphBuilder::new();
+        let x = g.input("x", rows, cols);
+        let xd = g.to_device(x);
+        let tree = g.custom(SoftmaxTree, &[xd]);
+        g.to_host(tree);
+        let single = g.custom(SoftmaxSinglePass, &[xd]);
+        g.to_host(single);
+        let builtin = g.softmax(xd);
+        g.to_host(builtin);
+        let graph = validate(&g.finish()).unwrap();
+        let input = [random(rows, cols, 5.0, (rows + cols) as u64)];
+        let want = &runner_cpu::run(&graph, &input).unwrap()[2];
+        let program = runner_gpu::build(&ctx, &graph, Pipelines::Cached).unwrap();
+        let got = program.run(&ctx, &input).unwrap();
+        assert_close(&got[0], want, &format!("runner_gpu, {rows}×{cols}"));
+        assert_close(
+            &got[0],
+            &got[1],
+            &format!("tree vs single pass, {rows}×{cols}"),
+        );
+        let compiled = compile(&ctx, &graph, Options::default()).unwrap();
+        let got = compiled.program.run(&ctx, &input).unwrap();
+        assert_close(&got[0], want, &format!("compiler, {rows}×{cols}"));
+    }
+    grade_ok!("softmax_tree_hidden_in_graph_runners");
 }

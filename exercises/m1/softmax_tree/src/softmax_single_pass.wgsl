@@ -1,9 +1,10 @@
 // Row-wise softmax, one thread per row: three loops over the row (max, sum, write).
+// Bindings: the layout of a custom operator (its params first, the input, the output last).
 struct Dims { rows: u32, cols: u32, groups_x: u32, pad: u32 }
 
-@group(0) @binding(0) var<storage, read> x: array<f32>;
-@group(0) @binding(1) var<storage, read_write> y: array<f32>;
-@group(0) @binding(2) var<storage, read> dims: Dims;
+@group(0) @binding(0) var<storage, read> dims: Dims;
+@group(0) @binding(1) var<storage, read> x: array<f32>;
+@group(0) @binding(2) var<storage, read_write> y: array<f32>;
 
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {

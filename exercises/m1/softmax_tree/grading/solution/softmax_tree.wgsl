@@ -1,9 +1,9 @@
 // Row-wise softmax with tree reductions in workgroup memory (solution).
 struct Dims { rows: u32, cols: u32, groups_x: u32, pad: u32 }
 
-@group(0) @binding(0) var<storage, read> x: array<f32>;
-@group(0) @binding(1) var<storage, read_write> y: array<f32>;
-@group(0) @binding(2) var<storage, read> dims: Dims;
+@group(0) @binding(0) var<storage, read> dims: Dims;
+@group(0) @binding(1) var<storage, read> x: array<f32>;
+@group(0) @binding(2) var<storage, read_write> y: array<f32>;
 
 const WG: u32 = 64u;
 var<workgroup> scratch: array<f32, 64>;

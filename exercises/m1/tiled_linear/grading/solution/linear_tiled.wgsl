@@ -1,11 +1,11 @@
 // y = x · w + b with 16×16 tiles staged in workgroup memory (solution).
 struct Dims { m: u32, k: u32, n: u32, pad: u32 }
 
-@group(0) @binding(0) var<storage, read> x: array<f32>;
-@group(0) @binding(1) var<storage, read> w: array<f32>;
-@group(0) @binding(2) var<storage, read> b: array<f32>;
-@group(0) @binding(3) var<storage, read_write> y: array<f32>;
-@group(0) @binding(4) var<storage, read> dims: Dims;
+@group(0) @binding(0) var<storage, read> dims: Dims;
+@group(0) @binding(1) var<storage, read> x: array<f32>;
+@group(0) @binding(2) var<storage, read> w: array<f32>;
+@group(0) @binding(3) var<storage, read> b: array<f32>;
+@group(0) @binding(4) var<storage, read_write> y: array<f32>;
 
 const TILE: u32 = 16u;
 var<workgroup> tile_x: array<array<f32, 16>, 16>;
