@@ -96,7 +96,15 @@ impl Tensor2D {
         (self.data.len() * std::mem::size_of::<f32>()) as u64
     }
 
-    /// The largest absolute difference to `other` (infinity if the shapes differ).
+    /// The largest absolute difference to `other`: infinity if the shapes differ or if either
+    /// side holds a NaN (which `f32::max` would silently skip, letting a broken kernel pass).
+    ///
+    /// ```
+    /// # use computational_graphs::tensor::Tensor2D;
+    /// let a = Tensor2D::from_rows(&[[1.0, 2.0]]);
+    /// assert_eq!(a.max_abs_diff(&Tensor2D::from_rows(&[[1.5, 2.0]])), 0.5);
+    /// assert_eq!(a.max_abs_diff(&Tensor2D::from_rows(&[[1.0, f32::NAN]])), f32::INFINITY);
+    /// ```
     pub fn max_abs_diff(&self, other: &Tensor2D) -> f32 {
         if self.shape() != other.shape() {
             return f32::INFINITY;
@@ -104,7 +112,10 @@ impl Tensor2D {
         self.data
             .iter()
             .zip(&other.data)
-            .map(|(a, b)| (a - b).abs())
+            .map(|(a, b)| {
+                let d = (a - b).abs();
+                if d.is_nan() { f32::INFINITY } else { d }
+            })
             .fold(0.0, f32::max)
     }
 }
