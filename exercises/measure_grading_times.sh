@@ -31,7 +31,8 @@ for i in $(seq -w 1 30); do
   case $((10#$i % 3)) in
     0) cp "$E"/grading/solution/* "$d/" ;;
     1) cp "$E"/grading/solution/* "$d/"
-       sed -i 's/.min_by_key(|&(_, &b)| (plan.buffer_bytes\[b\], b))/.min_by_key(|\&(_, \&b)| b)/' "$d/plan.rs" ;;
+       sed -i 's/.min_by_key(|&(_, &a)| (plan.allocation_bytes\[a\], a))/.min_by_key(|\&(_, \&a)| a)/' "$d/plan.rs"
+       grep -q 'min_by_key(|&(_, &a)| a)' "$d/plan.rs" ;;
   esac
 done
 s=$(now); "$X" grade --roster "$W/roster" --exercise m1/buffer_reuse --out "$W/roster_out" > /dev/null 2>&1; e=$(now)

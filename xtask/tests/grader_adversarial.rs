@@ -59,7 +59,13 @@ fn write(dir: &Path, file: &str, text: &str) {
     fs::write(path, text).unwrap();
 }
 
-const LIVE_SIG: &str = "-> Result<Vec<usize>, PlanError> {";
+/// Adds `code` at the end of one of the submission's files.
+fn append(dir: &Path, file: &str, code: &str) {
+    let text = fs::read_to_string(dir.join(file)).unwrap();
+    write(dir, file, &format!("{text}\n{code}"));
+}
+
+const LIVE_SIG: &str = "-> Result<Vec<Option<usize>>, PlanError> {";
 const PLAN_SIG: &str = "-> Result<BufferPlan, PlanError> {";
 
 /// Puts `code` at the start of both functions the student writes.
@@ -82,8 +88,8 @@ fn first_fit(dir: &Path) {
     edit(
         dir,
         "src/plan.rs",
-        ".min_by_key(|&(_, &b)| (plan.buffer_bytes[b], b))",
-        ".min_by_key(|&(_, &b)| b)",
+        ".min_by_key(|&(_, &a)| (plan.allocation_bytes[a], a))",
+        ".min_by_key(|&(_, &a)| a)",
     );
 }
 
@@ -108,21 +114,21 @@ fn build_roster(roster: &Path, port: u16) -> Vec<(&'static str, u32)> {
     );
     add("panic_hook_exit", 0);
 
-    // A Drop that exits 0 while a failing assertion unwinds, on a first-fit planner: only the
-    // best-fit test fails, and it must not turn into a pass.
+    // A Drop that exits 0 when a failed test's thread ends, on a first-fit planner: only the
+    // best-fit test fails, and it must not turn into a pass. (`src/lib.rs` is given, so no value
+    // the tests hold can carry the submission's own Drop: a thread-local does.)
     let d = submission(roster, "drop_exit", true);
     first_fit(&d);
     edit(
         &d,
-        "src/lib.rs",
-        "pub buffer_bytes: Vec<u64>,\n}",
-        "pub buffer_bytes: Vec<u64>,\n    pub guard: ExitOnPanic,\n}\n\n#[derive(Clone, Debug, Default, PartialEq, Eq)]\npub struct ExitOnPanic;\n\nimpl Drop for ExitOnPanic {\n    fn drop(&mut self) {\n        if std::thread::panicking() {\n            std::process::exit(0);\n        }\n    }\n}",
+        "src/plan.rs",
+        PLAN_SIG,
+        &format!("{PLAN_SIG}\n    EXIT_AT_THREAD_END.with(|_| ());"),
     );
-    edit(
+    append(
         &d,
         "src/plan.rs",
-        "buffer_bytes: Vec::new(),",
-        "buffer_bytes: Vec::new(),\n        guard: crate::ExitOnPanic,",
+        "struct ExitOnDrop;\n\nimpl Drop for ExitOnDrop {\n    fn drop(&mut self) {\n        std::process::exit(0);\n    }\n}\n\nthread_local! {\n    static EXIT_AT_THREAD_END: ExitOnDrop = const { ExitOnDrop };\n}\n",
     );
     add("drop_exit", FIRST_FIT);
 
@@ -198,11 +204,7 @@ fn build_roster(roster: &Path, port: u16) -> Vec<(&'static str, u32)> {
 
     let n = submission(roster, "shadow_names", false);
     let shadow = "#[cfg(test)]\nmod hidden {\n    #[test]\n    fn buffer_reuse_hidden_last_use_chain() {}\n    #[test]\n    fn buffer_reuse_hidden_best_fit_and_peak() {}\n}\n";
-    write(
-        &n,
-        "src/lib.rs",
-        &(fs::read_to_string(n.join("src/lib.rs")).unwrap() + shadow),
-    );
+    append(&n, "src/liveness.rs", shadow);
     write(
         &n,
         "tests/hidden.rs",
@@ -217,27 +219,45 @@ fn build_roster(roster: &Path, port: u16) -> Vec<(&'static str, u32)> {
     add("report_rewriter", 0);
 
     let i = submission(roster, "include_hidden", true);
-    edit(
+    append(
         &i,
-        "src/lib.rs",
-        "mod liveness;",
-        "mod liveness;\npub const LEAK: &str = include_str!(\"../tests/hidden.rs\");",
+        "src/liveness.rs",
+        "pub const LEAK: &str = include_str!(\"../tests/hidden.rs\");\n",
     );
     add("include_hidden", 0);
 
     // `#[path]` to the staff's solution: the grader hides the exercise folders while building.
     let p = submission(roster, "path_to_solution", false);
     let sol = exercise_dir().join("grading/solution");
+    for (file, function) in [("liveness.rs", "last_uses"), ("plan.rs", "plan_buffers")] {
+        write(
+            &p,
+            &format!("src/{file}"),
+            &format!(
+                "#[path = \"{}/{file}\"]\nmod staff;\npub use staff::{function};\n",
+                sol.display()
+            ),
+        );
+    }
+    add("path_to_solution", 0);
+
+    // The solution pasted into `src/lib.rs` around the stubs: lib.rs is given, so the course's
+    // copy is used (and the student is told), and the stubs are what runs.
+    let g = submission(roster, "edited_given_file", false);
+    let inline = |file: &str| {
+        fs::read_to_string(exercise_dir().join("grading/solution").join(file)).unwrap()
+    };
     edit(
-        &p,
+        &g,
         "src/lib.rs",
         "mod liveness;\nmod plan;",
         &format!(
-            "#[path = \"{0}/liveness.rs\"]\nmod liveness;\n#[path = \"{0}/plan.rs\"]\nmod plan;",
-            sol.display()
+            "mod liveness {{\n{}\n}}\nmod plan {{\n{}\n}}",
+            inline("liveness.rs"),
+            inline("plan.rs")
         ),
     );
-    add("path_to_solution", 0);
+    add("edited_given_file", 0);
 
     // Correct only if it can read the hidden tests at run time.
     let hidden_in_repo = exercise_dir().join("grading/hidden.rs");
@@ -296,11 +316,13 @@ fn build_roster(roster: &Path, port: u16) -> Vec<(&'static str, u32)> {
     add("symlink_to_solution", 0);
 
     let u = submission(roster, "unsafe_code", true);
-    edit(
+    let live = fs::read_to_string(u.join("src/liveness.rs")).unwrap();
+    write(
         &u,
-        "src/lib.rs",
-        "mod liveness;",
-        "#![allow(unsafe_code)]\nmod liveness;\npub fn peek() -> u8 { let x = 7u8; unsafe { *(&x as *const u8) } }",
+        "src/liveness.rs",
+        &format!(
+            "#![allow(unsafe_code)]\n{live}\npub fn peek() -> u8 {{ let x = 7u8; unsafe {{ *(&x as *const u8) }} }}\n"
+        ),
     );
     add("unsafe_code", 0);
 
@@ -372,6 +394,9 @@ fn grader_adversarial_roster_scores_only_real_work() {
     let (_, link) = score_of(&out, "symlink_to_solution");
     let text = link["output"].as_str().unwrap();
     assert!(text.contains("src/plan.rs (not a regular file)"), "{text}");
+    let (_, given) = score_of(&out, "edited_given_file");
+    let text = given["output"].as_str().unwrap();
+    assert!(text.contains("src/lib.rs (given by the course"), "{text}");
     let (_, leak) = score_of(&out, "include_hidden");
     assert!(
         leak["output"].as_str().unwrap().contains("include_str"),

@@ -1,124 +1,86 @@
-//! Exercise: reusable buffers in a computational graph.
+//! Exercise: reusable buffers in a computational graph — liveness analysis and a buffer plan.
 //!
-//! A graph here is a list of steps in execution order. Each step reads some tensors and writes
-//! one new tensor. Tensors that no step writes are the graph's inputs. Without reuse, every tensor
-//! gets its own buffer; with a liveness analysis, a buffer whose tensor is dead can hold a later
-//! tensor, and the peak buffer memory drops.
+//! The graph is the course's [`VerifiedGraph`] (crate `computational_graphs`). Without a plan,
+//! every device buffer a node uses gets its own allocation, all alive for the whole run. A device
+//! intermediate is dead once the last node that touches it has run, so its allocation can hold a
+//! later intermediate: that is what a buffer plan decides, and the peak device memory drops.
 //!
-//! Your work is in `liveness.rs` and `plan.rs`. This file is given.
+//! This file and `run.rs` are given: the grader always uses the course's copies. Your work is in
+//! `liveness.rs` and `plan.rs`.
 
 mod liveness;
 mod plan;
+mod run;
 
 pub use liveness::last_uses;
 pub use plan::plan_buffers;
+pub use run::{PlannedRun, RunError, run_planned};
 
-/// Index of a tensor in [`Graph::tensor_bytes`].
-pub type TensorId = usize;
+use computational_graphs::graph::{BufferId, VerifiedGraph};
 
-/// One operation: reads `inputs`, writes `output`.
-#[derive(Clone, Debug)]
-pub struct Step {
-    pub name: String,
-    pub inputs: Vec<TensorId>,
-    pub output: TensorId,
-}
-
-/// Steps in execution order, the size of every tensor, and which tensors the caller reads back.
-#[derive(Clone, Debug)]
-pub struct Graph {
-    pub tensor_bytes: Vec<u64>,
-    pub steps: Vec<Step>,
-    pub outputs: Vec<TensorId>,
-}
-
-/// Which buffer holds each tensor, and how big each buffer is.
+/// Which allocation holds each device buffer, and how large each allocation is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BufferPlan {
-    /// `buffer_of[t]` is the buffer that holds tensor `t`.
-    pub buffer_of: Vec<usize>,
-    /// `buffer_bytes[b]` is the size of buffer `b`.
-    pub buffer_bytes: Vec<u64>,
+    /// `allocation_of[b]` is the allocation that holds graph buffer `b`: `None` for host buffers
+    /// and for buffers that no node uses.
+    pub allocation_of: Vec<Option<usize>>,
+    /// `allocation_bytes[a]` is the size of allocation `a`.
+    pub allocation_bytes: Vec<u64>,
 }
 
 impl BufferPlan {
-    /// Peak buffer memory: every buffer exists for the whole run.
+    /// Peak device memory of the plan: every allocation exists for the whole run.
     pub fn peak_bytes(&self) -> u64 {
-        self.buffer_bytes.iter().sum()
+        self.allocation_bytes.iter().sum()
+    }
+
+    /// The graph buffers that allocation `a` holds over the run, in buffer order.
+    pub fn buffers_in(&self, a: usize) -> Vec<BufferId> {
+        (0..self.allocation_of.len())
+            .filter(|&b| self.allocation_of[b] == Some(a))
+            .collect()
     }
 }
 
-/// What makes a graph impossible to plan.
+/// The size of one graph buffer: `rows × cols` numbers of 4 bytes (f32).
+pub fn buffer_bytes(graph: &VerifiedGraph, id: BufferId) -> u64 {
+    let decl = graph.buffer(id);
+    (decl.rows * decl.cols * std::mem::size_of::<f32>()) as u64
+}
+
+/// Peak device memory without a plan: one allocation per device buffer that a node uses
+/// (parameters included).
+pub fn naive_peak_bytes(graph: &VerifiedGraph) -> u64 {
+    (0..graph.buffers().len())
+        .filter(|&b| graph.is_device(b) && graph.is_used(b))
+        .map(|b| buffer_bytes(graph, b))
+        .sum()
+}
+
+/// What makes a plan impossible: the caller's `keep` list names a wrong buffer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlanError {
-    /// A step names a tensor that does not exist.
-    UnknownTensor { step: usize, tensor: TensorId },
-    /// A step reads a tensor that a later step writes.
-    UseBeforeDefinition { step: usize, tensor: TensorId },
-    /// Two steps write the same tensor (or a step writes a graph input twice).
-    WrittenTwice { step: usize, tensor: TensorId },
+    /// `keep` names a buffer index the graph does not have.
+    UnknownBuffer { buffer: BufferId, buffers: usize },
+    /// `keep` names a buffer that no node writes and the caller does not fill: nothing to keep.
+    NeverWritten { buffer: BufferId, name: String },
 }
 
 impl std::fmt::Display for PlanError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            PlanError::UnknownTensor { step, tensor } => write!(
+            PlanError::UnknownBuffer { buffer, buffers } => write!(
                 f,
-                "step {step} names tensor {tensor}, which does not exist: add it to tensor_bytes"
+                "keep names buffer {buffer}, but the graph has {buffers} buffers \
+                 (0..{buffers}): keep only indices of graph.buffers()"
             ),
-            PlanError::UseBeforeDefinition { step, tensor } => write!(
+            PlanError::NeverWritten { buffer, name } => write!(
                 f,
-                "step {step} reads tensor {tensor} before the step that writes it: reorder the steps"
-            ),
-            PlanError::WrittenTwice { step, tensor } => write!(
-                f,
-                "step {step} writes tensor {tensor}, which is already written: give it a new tensor"
+                "keep names \"{name}\" (buffer {buffer}), which no node writes: keep a buffer \
+                 that some node writes, or drop it from the list"
             ),
         }
     }
 }
 
 impl std::error::Error for PlanError {}
-
-impl Graph {
-    /// The step that writes each tensor, or `None` for graph inputs; checks the graph on the way.
-    pub fn producers(&self) -> Result<Vec<Option<usize>>, PlanError> {
-        let count = self.tensor_bytes.len();
-        let mut producer = vec![None; count];
-        for (index, step) in self.steps.iter().enumerate() {
-            for &tensor in step.inputs.iter().chain([&step.output]) {
-                if tensor >= count {
-                    return Err(PlanError::UnknownTensor {
-                        step: index,
-                        tensor,
-                    });
-                }
-            }
-            if producer[step.output].is_some() {
-                return Err(PlanError::WrittenTwice {
-                    step: index,
-                    tensor: step.output,
-                });
-            }
-            producer[step.output] = Some(index);
-        }
-        for (index, step) in self.steps.iter().enumerate() {
-            for &tensor in &step.inputs {
-                if let Some(p) = producer[tensor]
-                    && p >= index
-                {
-                    return Err(PlanError::UseBeforeDefinition {
-                        step: index,
-                        tensor,
-                    });
-                }
-            }
-        }
-        Ok(producer)
-    }
-
-    /// Peak buffer memory without reuse: one buffer per tensor.
-    pub fn naive_peak_bytes(&self) -> u64 {
-        self.tensor_bytes.iter().sum()
-    }
-}

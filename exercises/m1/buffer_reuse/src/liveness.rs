@@ -1,12 +1,19 @@
-use crate::{Graph, PlanError};
+use computational_graphs::graph::{BufferId, VerifiedGraph};
 
-/// For every tensor, the index of the last step that reads it.
+use crate::PlanError;
+
+/// For every buffer of the graph, the index of the last node that reads or writes it.
 ///
-/// - A graph output stays alive to the end: its last use is `graph.steps.len()`.
-/// - A tensor that nobody reads (and that is not an output) dies where it is born: its last use
-///   is the step that writes it, or 0 for a graph input.
+/// - `None` for a buffer that no node reads or writes.
+/// - A buffer in `keep` stays alive after the last node: its entry is `Some(graph.nodes().len())`.
 ///
-/// Returns the graph's error (see [`Graph::producers`]) for an invalid graph.
-pub fn last_uses(_graph: &Graph) -> Result<Vec<usize>, PlanError> {
-    todo!("walk the steps and record the last reader of every tensor")
+/// Errors: a `keep` entry that is not a buffer index of the graph is
+/// [`PlanError::UnknownBuffer`]; one that no node writes and the caller does not fill (its
+/// contents are `Contents::Empty`) is [`PlanError::NeverWritten`]. The first bad entry, in
+/// `keep` order, is the one reported.
+pub fn last_uses(
+    _graph: &VerifiedGraph,
+    _keep: &[BufferId],
+) -> Result<Vec<Option<usize>>, PlanError> {
+    todo!("walk the nodes and record, for every buffer, the last node that touches it")
 }

@@ -1,111 +1,128 @@
-//! Exercise: an in-place ReLU, and the validation rule that makes it safe.
+//! Exercise: an in-place ReLU in the course's graph, and the validation rule that makes it safe.
 //!
-//! A graph here is a list of steps in execution order; each reads tensors and writes one new
-//! tensor, and a plan says which buffer holds each tensor. An in-place ReLU writes its output
-//! into its input's buffer: one buffer fewer, but the input's values are gone afterwards.
+//! ReLU reads one buffer and writes one of the same shape, element by element, so it can write
+//! its result over its input: one device buffer fewer. Whether that is safe depends on the rest
+//! of the graph, and getting it wrong does not crash: it silently changes numbers. So the graph
+//! (`computational_graphs`' [`VerifiedGraph`]) gets one more rule, and a pass that applies it.
 //!
-//! Given here: the graph, the plan and a CPU executor that honours the plan's aliasing. Your work
-//! is in `rule.rs` and `apply.rs`.
+//! This file and `run.rs` are given: the grader always uses the course's copies. Your work is in
+//! `rule.rs` and `pass.rs`.
 
-mod apply;
+mod pass;
 mod rule;
+mod run;
 
-pub use apply::apply_in_place;
-pub use rule::can_relu_in_place;
+pub use pass::plan_in_place;
+pub use rule::check_in_place;
+pub use run::{AliasedRunner, RunError, run_aliased};
 
-pub type TensorId = usize;
+use std::fmt;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpKind {
-    /// `max(x, 0)` elementwise; one input.
-    Relu,
-    /// `a + b` elementwise; two inputs.
-    Add,
-    /// `-x` elementwise; one input.
-    Neg,
-}
+use computational_graphs::graph::{BufferId, NodeKind, VerifiedGraph};
 
-#[derive(Clone, Debug)]
-pub struct Step {
-    pub kind: OpKind,
-    pub inputs: Vec<TensorId>,
-    pub output: TensorId,
-}
-
-/// Steps in execution order; `tensor_len[t]` elements per tensor; inputs and outputs of the graph.
-#[derive(Clone, Debug)]
-pub struct Graph {
-    pub tensor_len: Vec<usize>,
-    pub steps: Vec<Step>,
-    pub inputs: Vec<TensorId>,
-    pub outputs: Vec<TensorId>,
-}
-
-/// Which buffer holds each tensor, and which steps run in place.
+/// Which buffer's memory each graph buffer uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
-    pub buffer_of: Vec<usize>,
-    pub in_place_steps: Vec<usize>,
+pub struct AliasPlan {
+    /// `storage_of[b]` is the buffer whose memory holds `b`: `b` itself, or, for the output of an
+    /// in-place ReLU, the buffer whose memory holds the ReLU's input. A chain of in-place ReLUs
+    /// therefore ends up in the memory of the buffer that started it.
+    pub storage_of: Vec<BufferId>,
+    /// The nodes that run in place, in increasing order.
+    pub in_place: Vec<usize>,
 }
 
-impl Plan {
-    /// One buffer per tensor: the plan without in-place steps.
-    pub fn one_buffer_per_tensor(graph: &Graph) -> Self {
-        Plan {
-            buffer_of: (0..graph.tensor_len.len()).collect(),
-            in_place_steps: Vec::new(),
+impl AliasPlan {
+    /// Every buffer in its own memory: the plan with no in-place node.
+    pub fn separate(graph: &VerifiedGraph) -> Self {
+        AliasPlan {
+            storage_of: (0..graph.buffers().len()).collect(),
+            in_place: Vec::new(),
         }
     }
 
-    pub fn buffer_count(&self) -> usize {
-        let mut ids = self.buffer_of.clone();
-        ids.sort_unstable();
-        ids.dedup();
-        ids.len()
+    /// How many buffers need no memory of their own.
+    pub fn saved_buffers(&self) -> usize {
+        (0..self.storage_of.len())
+            .filter(|&b| self.storage_of[b] != b)
+            .count()
+    }
+
+    /// The bytes those buffers would have needed (f32 elements).
+    pub fn saved_bytes(&self, graph: &VerifiedGraph) -> u64 {
+        (0..self.storage_of.len())
+            .filter(|&b| self.storage_of[b] != b)
+            .map(|b| {
+                let decl = graph.buffer(b);
+                (decl.rows * decl.cols * std::mem::size_of::<f32>()) as u64
+            })
+            .sum()
     }
 }
 
+/// Why a node may not write its output over its input. The rule checks in this order and
+/// reports the first reason that applies.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InPlaceError {
-    /// There is no step with this index.
-    NoSuchStep { step: usize, steps: usize },
+    /// The graph has no node with this index.
+    NoSuchNode { node: usize, nodes: usize },
+    /// Only a ReLU runs in place here.
+    NotRelu { node: usize, kind: NodeKind },
+    /// The input is a parameter: uploaded once, read again by every later run.
+    InputIsParameter {
+        node: usize,
+        input: BufferId,
+        name: String,
+    },
+    /// The input is filled by the caller (`Contents::Input`): its memory is the caller's.
+    InputIsCallerInput {
+        node: usize,
+        input: BufferId,
+        name: String,
+    },
+    /// A later node (`reader`, the first one) reads the input again, a DeviceToHost included.
+    ReadLater {
+        node: usize,
+        input: BufferId,
+        name: String,
+        reader: usize,
+    },
 }
 
-impl std::fmt::Display for InPlaceError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Display for InPlaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const KEEP: &str = "keep this ReLU out of place";
         match self {
-            InPlaceError::NoSuchStep { step, steps } => {
-                write!(f, "step {step} does not exist: the graph has {steps} steps")
-            }
+            InPlaceError::NoSuchNode { node, nodes } => write!(
+                f,
+                "node {node} does not exist: the graph has {nodes} nodes; pass an index into \
+                 graph.nodes()"
+            ),
+            InPlaceError::NotRelu { node, kind } => write!(
+                f,
+                "node {node} is {kind:?}, not a ReLU: only a ReLU runs in place here"
+            ),
+            InPlaceError::InputIsParameter { node, input, name } => write!(
+                f,
+                "node {node} reads the parameter \"{name}\" (buffer {input}): overwriting it \
+                 would change the weights of every later run; {KEEP}"
+            ),
+            InPlaceError::InputIsCallerInput { node, input, name } => write!(
+                f,
+                "node {node} reads \"{name}\" (buffer {input}), which the caller fills: that \
+                 memory is the caller's; {KEEP}"
+            ),
+            InPlaceError::ReadLater {
+                node,
+                input,
+                name,
+                reader,
+            } => write!(
+                f,
+                "node {node} reads \"{name}\" (buffer {input}), and node {reader} reads it again \
+                 later: in place, node {reader} would get the ReLU's output; {KEEP}"
+            ),
         }
     }
 }
 
 impl std::error::Error for InPlaceError {}
-
-/// Runs the graph on the CPU with the plan's buffers: tensors that share a buffer really share
-/// it, so an unsafe in-place step changes the results.
-pub fn execute(graph: &Graph, plan: &Plan, inputs: &[Vec<f32>]) -> Vec<Vec<f32>> {
-    let buffers_needed = plan.buffer_of.iter().max().map_or(0, |m| m + 1);
-    let mut buffers: Vec<Vec<f32>> = vec![Vec::new(); buffers_needed];
-    for (tensor, values) in graph.inputs.iter().zip(inputs) {
-        buffers[plan.buffer_of[*tensor]] = values.clone();
-    }
-    for step in &graph.steps {
-        let read = |t: TensorId| buffers[plan.buffer_of[t]].clone();
-        let out: Vec<f32> = match step.kind {
-            OpKind::Relu => read(step.inputs[0]).iter().map(|v| v.max(0.0)).collect(),
-            OpKind::Neg => read(step.inputs[0]).iter().map(|v| -v).collect(),
-            OpKind::Add => {
-                let (a, b) = (read(step.inputs[0]), read(step.inputs[1]));
-                a.iter().zip(&b).map(|(x, y)| x + y).collect()
-            }
-        };
-        buffers[plan.buffer_of[step.output]] = out;
-    }
-    graph
-        .outputs
-        .iter()
-        .map(|t| buffers[plan.buffer_of[*t]].clone())
-        .collect()
-}

@@ -1,9 +1,19 @@
-use crate::{Graph, InPlaceError};
+use computational_graphs::graph::VerifiedGraph;
 
-/// Whether step `step` may write its output into its input's buffer.
+use crate::InPlaceError;
+
+/// Whether node `node` may write its output over its input. `Ok(())` if it may; otherwise the
+/// first reason, checked in this order:
 ///
-/// It may only if it is a ReLU and its input tensor is not a graph input, not a graph output,
-/// not read by any later step, and as long as the output. `Err` for a step that does not exist.
-pub fn can_relu_in_place(_graph: &Graph, _step: usize) -> Result<bool, InPlaceError> {
-    todo!("the four checks of the rule")
+/// 1. there is no such node: [`InPlaceError::NoSuchNode`];
+/// 2. the node is not a ReLU (`NodeKind::Relu`): [`InPlaceError::NotRelu`];
+/// 3. its input is a parameter (`Contents::Parameter`): [`InPlaceError::InputIsParameter`];
+/// 4. its input is filled by the caller (`Contents::Input`): [`InPlaceError::InputIsCallerInput`];
+/// 5. a later node reads its input, a DeviceToHost included: [`InPlaceError::ReadLater`], naming
+///    the first such node.
+///
+/// What remains is a device intermediate written by a node and read by no one after this ReLU:
+/// nobody will miss its values.
+pub fn check_in_place(_graph: &VerifiedGraph, _node: usize) -> Result<(), InPlaceError> {
+    todo!("the five checks of the rule, in order")
 }

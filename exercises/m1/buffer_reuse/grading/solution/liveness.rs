@@ -1,17 +1,35 @@
-use crate::{Graph, PlanError};
+use computational_graphs::graph::{BufferId, Contents, VerifiedGraph};
 
-/// For every tensor, the index of the last step that reads it (solution).
-pub fn last_uses(graph: &Graph) -> Result<Vec<usize>, PlanError> {
-    let producers = graph.producers()?;
-    // Born-and-dead by default: the producing step, or 0 for an input.
-    let mut last: Vec<usize> = producers.iter().map(|p| p.unwrap_or(0)).collect();
-    for (index, step) in graph.steps.iter().enumerate() {
-        for &tensor in &step.inputs {
-            last[tensor] = last[tensor].max(index);
+use crate::PlanError;
+
+/// For every buffer of the graph, the index of the last node that reads or writes it (solution).
+pub fn last_uses(
+    graph: &VerifiedGraph,
+    keep: &[BufferId],
+) -> Result<Vec<Option<usize>>, PlanError> {
+    let count = graph.buffers().len();
+    let mut last = vec![None; count];
+    for (index, node) in graph.nodes().iter().enumerate() {
+        for &b in &node.buffers {
+            last[b] = Some(index);
         }
     }
-    for &output in &graph.outputs {
-        last[output] = graph.steps.len();
+    let after_the_run = graph.nodes().len();
+    for &b in keep {
+        if b >= count {
+            return Err(PlanError::UnknownBuffer {
+                buffer: b,
+                buffers: count,
+            });
+        }
+        let decl = graph.buffer(b);
+        if last[b].is_none() && decl.contents == Contents::Empty {
+            return Err(PlanError::NeverWritten {
+                buffer: b,
+                name: decl.name.clone(),
+            });
+        }
+        last[b] = Some(after_the_run);
     }
     Ok(last)
 }

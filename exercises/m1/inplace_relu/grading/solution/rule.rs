@@ -1,21 +1,43 @@
-use crate::{Graph, InPlaceError, OpKind};
+use computational_graphs::graph::{Contents, NodeKind, VerifiedGraph};
 
-/// Whether step `step` may write its output into its input's buffer (solution).
-pub fn can_relu_in_place(graph: &Graph, step: usize) -> Result<bool, InPlaceError> {
-    let Some(s) = graph.steps.get(step) else {
-        return Err(InPlaceError::NoSuchStep {
-            step,
-            steps: graph.steps.len(),
+use crate::InPlaceError;
+
+/// Whether node `node` may write its output over its input (solution).
+pub fn check_in_place(graph: &VerifiedGraph, node: usize) -> Result<(), InPlaceError> {
+    let nodes = graph.nodes();
+    let Some(relu) = nodes.get(node) else {
+        return Err(InPlaceError::NoSuchNode {
+            node,
+            nodes: nodes.len(),
         });
     };
-    if s.kind != OpKind::Relu || s.inputs.len() != 1 {
-        return Ok(false);
+    if relu.kind != NodeKind::Relu {
+        return Err(InPlaceError::NotRelu {
+            node,
+            kind: relu.kind.clone(),
+        });
     }
-    let input = s.inputs[0];
-    let caller_owned = graph.inputs.contains(&input) || graph.outputs.contains(&input);
-    let read_later = graph.steps[step + 1..]
+    let input = relu.reads()[0];
+    let name = graph.buffer(input).name.clone();
+    match graph.buffer(input).contents {
+        Contents::Parameter(_) => {
+            return Err(InPlaceError::InputIsParameter { node, input, name });
+        }
+        Contents::Input => {
+            return Err(InPlaceError::InputIsCallerInput { node, input, name });
+        }
+        Contents::Empty => {}
+    }
+    let later = nodes[node + 1..]
         .iter()
-        .any(|later| later.inputs.contains(&input));
-    let same_size = graph.tensor_len[input] == graph.tensor_len[s.output];
-    Ok(!caller_owned && !read_later && same_size)
+        .position(|n| n.reads().contains(&input));
+    match later {
+        Some(offset) => Err(InPlaceError::ReadLater {
+            node,
+            input,
+            name,
+            reader: node + 1 + offset,
+        }),
+        None => Ok(()),
+    }
 }

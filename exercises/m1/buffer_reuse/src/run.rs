@@ -1,0 +1,224 @@
+//! The given executor: runs a verified graph on the CPU with the operators of
+//! `computational_graphs::ops::cpu`, keeping every device buffer inside the allocation the plan
+//! gives it. Buffers that share an allocation really share it: if two of them are alive at the
+//! same time, the later write clobbers the earlier value and the results change, as they would
+//! on a GPU.
+
+use std::fmt;
+
+use computational_graphs::Error;
+use computational_graphs::graph::{BufferId, Contents, Node, NodeKind, VerifiedGraph};
+use computational_graphs::ops::cpu;
+use computational_graphs::tensor::Tensor2D;
+
+use crate::{BufferPlan, buffer_bytes};
+
+/// What one planned run produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedRun {
+    /// The results, in the order of `graph.outputs()` (as `runner_cpu::run` returns them).
+    pub outputs: Vec<Tensor2D>,
+    /// The values the `keep` buffers hold after the last node, in `keep` order.
+    pub kept: Vec<Tensor2D>,
+}
+
+#[derive(Debug)]
+pub enum RunError {
+    /// The plan cannot hold this graph: which buffer or node, and why.
+    BadPlan(String),
+    /// The graph itself failed (inputs of the wrong shape, a custom operator's error).
+    Graph(Error),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::BadPlan(why) => write!(f, "the buffer plan does not fit the graph: {why}"),
+            RunError::Graph(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl From<Error> for RunError {
+    fn from(e: Error) -> Self {
+        RunError::Graph(e)
+    }
+}
+
+/// Runs the graph once through the plan's allocations. `inputs` in the order of
+/// `graph.inputs()`; `keep` names buffers whose final values the caller wants back (plan with
+/// the same list, or their allocations may hold something else by the end).
+pub fn run_planned(
+    graph: &VerifiedGraph,
+    plan: &BufferPlan,
+    inputs: &[Tensor2D],
+    keep: &[BufferId],
+) -> Result<PlannedRun, RunError> {
+    check_plan(graph, plan)?;
+    let mut host = graph.bind_inputs(inputs)?;
+    // NaN everywhere, so that reading memory nobody wrote shows up in the results.
+    let mut memory: Vec<Vec<f32>> = plan
+        .allocation_bytes
+        .iter()
+        .map(|&bytes| vec![f32::NAN; (bytes / 4) as usize])
+        .collect();
+    // What exists before the first node: parameters, and device buffers the caller fills.
+    for (b, decl) in graph.buffers().iter().enumerate() {
+        if let Some(a) = plan.allocation_of[b] {
+            match &decl.contents {
+                Contents::Parameter(t) => store(&mut memory[a], t),
+                Contents::Input => store(&mut memory[a], graph.value(&host, b)),
+                Contents::Empty => {}
+            }
+        }
+    }
+    for (index, node) in graph.nodes().iter().enumerate() {
+        let output = node.output();
+        if let Some(a) = plan.allocation_of[output]
+            && let Some(&input) = node
+                .reads()
+                .iter()
+                .find(|&&r| plan.allocation_of[r] == Some(a))
+        {
+            return Err(RunError::BadPlan(format!(
+                "node {index} ({:?}) writes allocation {a}, which also holds its input \"{}\": \
+                 a kernel may not read and write one buffer, so allocate a node's output before \
+                 freeing its inputs",
+                node.kind,
+                graph.buffer(input).name
+            )));
+        }
+        let args = node
+            .reads()
+            .iter()
+            .map(|&r| load(graph, plan, &memory, &host, r))
+            .collect::<Result<Vec<_>, _>>()?;
+        let result = compute(graph, node, &args)?;
+        match plan.allocation_of[output] {
+            Some(a) => store(&mut memory[a], &result),
+            None => host[output] = Some(result),
+        }
+    }
+    let outputs = graph
+        .outputs()
+        .into_iter()
+        .map(|b| load(graph, plan, &memory, &host, b))
+        .collect::<Result<_, _>>()?;
+    let mut kept = Vec::with_capacity(keep.len());
+    for &b in keep {
+        if b >= graph.buffers().len() {
+            return Err(RunError::BadPlan(format!(
+                "keep names buffer {b}, but the graph has {} buffers",
+                graph.buffers().len()
+            )));
+        }
+        kept.push(load(graph, plan, &memory, &host, b)?);
+    }
+    Ok(PlannedRun { outputs, kept })
+}
+
+/// Every device buffer a node uses has an allocation large enough for it; nothing else has one.
+fn check_plan(graph: &VerifiedGraph, plan: &BufferPlan) -> Result<(), RunError> {
+    let count = graph.buffers().len();
+    if plan.allocation_of.len() != count {
+        return Err(RunError::BadPlan(format!(
+            "it covers {} buffers but the graph has {count}: give every buffer an entry",
+            plan.allocation_of.len()
+        )));
+    }
+    for (b, decl) in graph.buffers().iter().enumerate() {
+        let name = &decl.name;
+        match (plan.allocation_of[b], graph.is_device(b)) {
+            (None, true) if graph.is_used(b) => {
+                return Err(RunError::BadPlan(format!(
+                    "device buffer \"{name}\" (buffer {b}) has no allocation"
+                )));
+            }
+            (Some(a), false) => {
+                return Err(RunError::BadPlan(format!(
+                    "host buffer \"{name}\" (buffer {b}) has allocation {a}: only device \
+                     buffers are planned"
+                )));
+            }
+            (Some(a), true) => {
+                let Some(&have) = plan.allocation_bytes.get(a) else {
+                    return Err(RunError::BadPlan(format!(
+                        "buffer \"{name}\" is in allocation {a}, but there are only {}",
+                        plan.allocation_bytes.len()
+                    )));
+                };
+                let need = buffer_bytes(graph, b);
+                if have < need {
+                    return Err(RunError::BadPlan(format!(
+                        "buffer \"{name}\" needs {need} bytes, but allocation {a} has {have}"
+                    )));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn store(allocation: &mut [f32], value: &Tensor2D) {
+    allocation[..value.data().len()].copy_from_slice(value.data());
+}
+
+/// A buffer's current value: from its allocation on the device, from the host table otherwise.
+fn load(
+    graph: &VerifiedGraph,
+    plan: &BufferPlan,
+    memory: &[Vec<f32>],
+    host: &[Option<Tensor2D>],
+    b: BufferId,
+) -> Result<Tensor2D, RunError> {
+    let decl = graph.buffer(b);
+    match plan.allocation_of[b] {
+        Some(a) => Ok(Tensor2D::new(
+            decl.rows,
+            decl.cols,
+            memory[a][..decl.rows * decl.cols].to_vec(),
+        )?),
+        None => match (&decl.contents, &host[b]) {
+            (Contents::Parameter(t), _) => Ok(t.clone()),
+            (_, Some(t)) => Ok(t.clone()),
+            (_, None) => Err(RunError::BadPlan(format!(
+                "buffer \"{}\" (buffer {b}) was never written",
+                decl.name
+            ))),
+        },
+    }
+}
+
+/// The node's result, with the same CPU operators as `runner_cpu`.
+fn compute(graph: &VerifiedGraph, node: &Node, args: &[Tensor2D]) -> Result<Tensor2D, RunError> {
+    let result = match &node.kind {
+        NodeKind::HostToDevice | NodeKind::DeviceToHost => args[0].clone(),
+        NodeKind::Linear => cpu::linear(&args[0], &args[1], &args[2])?,
+        NodeKind::LinearRelu => cpu::linear_relu(&args[0], &args[1], &args[2])?,
+        NodeKind::LinearReluSoftmax => cpu::linear_relu_softmax(&args[0], &args[1], &args[2])?,
+        NodeKind::Relu => cpu::relu(&args[0]),
+        NodeKind::Softmax => cpu::softmax(&args[0]),
+        NodeKind::Custom(op) => {
+            let refs: Vec<&Tensor2D> = args.iter().collect();
+            op.0.run_cpu(&refs)?
+        }
+    };
+    let decl = graph.buffer(node.output());
+    if result.shape() != (decl.rows, decl.cols) {
+        return Err(RunError::Graph(Error::Shape {
+            op: "custom operator",
+            detail: format!(
+                "it returned {}×{} for \"{}\", declared {}×{}: make run_cpu agree with output_shape",
+                result.rows(),
+                result.cols(),
+                decl.name,
+                decl.rows,
+                decl.cols
+            ),
+        }));
+    }
+    Ok(result)
+}
