@@ -17,6 +17,7 @@ use winit::window::{Window, WindowId};
 
 use crate::config::{Config, screenshot_paths};
 use crate::engine::{self, Engine, EngineOptions};
+use crate::extension::{NoExtension, PanelExtension};
 use crate::input::{RenderWindowAction, translate};
 use crate::measure::Measurement;
 use crate::messages::{Command, Status};
@@ -44,12 +45,17 @@ pub const PANEL_SIZE: [u32; 2] = [320, 420];
 // ANCHOR: run
 /// Opens the two windows and runs until one is closed (or a headless run is done).
 pub fn run(config: Config) -> Result<RunReport, String> {
+    run_with(config, Box::new(NoExtension))
+}
+
+/// [`run`], with `extension`'s widgets in the control panel.
+pub fn run_with(config: Config, extension: Box<dyn PanelExtension>) -> Result<RunReport, String> {
     let event_loop = EventLoop::<EngineWoke>::with_user_event()
         .build()
         .map_err(|e| format!("cannot start the event loop: {e} (is there a display? set DISPLAY or WAYLAND_DISPLAY)"))?;
     // Nothing to do between events: sleep until the next one.
     event_loop.set_control_flow(ControlFlow::Wait);
-    let mut app = App::new(config, event_loop.create_proxy());
+    let mut app = App::new(config, extension, event_loop.create_proxy());
     event_loop
         .run_app(&mut app)
         .map_err(|e| format!("the event loop failed: {e}"))?;
@@ -61,7 +67,7 @@ pub fn run(config: Config) -> Result<RunReport, String> {
 /// Everything the main thread owns while the windows are open.
 struct Running {
     panel_window: PanelWindow,
-    panel: ControlPanel,
+    panel: ControlPanel<Box<dyn PanelExtension>>,
     render_window: Arc<Window>,
     /// The sending end of the engine's command channel (the panel holds a clone).
     commands: Sender<Command>,
@@ -72,6 +78,8 @@ struct Running {
 
 struct App {
     config: Config,
+    /// Moves into the panel when the windows open.
+    extension: Option<Box<dyn PanelExtension>>,
     proxy: EventLoopProxy<EngineWoke>,
     running: Option<Running>,
     measurement: Option<Measurement>,
@@ -87,9 +95,14 @@ struct App {
 // ANCHOR_END: app_state
 
 impl App {
-    fn new(config: Config, proxy: EventLoopProxy<EngineWoke>) -> Self {
+    fn new(
+        config: Config,
+        extension: Box<dyn PanelExtension>,
+        proxy: EventLoopProxy<EngineWoke>,
+    ) -> Self {
         Self {
             config,
+            extension: Some(extension),
             proxy,
             running: None,
             measurement: None,
@@ -116,7 +129,7 @@ impl App {
 
     // ANCHOR: start
     /// Creates both windows, their surfaces and devices, and starts the engine thread.
-    fn start(&self, event_loop: &ActiveEventLoop) -> Result<Running, String> {
+    fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<Running, String> {
         let panel_attrs = Window::default_attributes()
             .with_title("Control panel")
             .with_inner_size(PhysicalSize::new(PANEL_SIZE[0], PANEL_SIZE[1]))
@@ -219,7 +232,14 @@ impl App {
                 panel_device,
                 panel_queue,
             ),
-            panel: ControlPanel::new(self.config.params, command_tx.clone(), status_rx),
+            panel: ControlPanel::with_extension(
+                self.config.params,
+                self.extension
+                    .take()
+                    .unwrap_or_else(|| Box::new(NoExtension)),
+                command_tx.clone(),
+                status_rx,
+            ),
             render_window,
             commands: command_tx,
             engine: Some(handle),

@@ -9,6 +9,7 @@
 //! - [`renderer`]: the drawing itself, into any texture view;
 //! - [`engine`]: the engine's state, one frame at a time, and its thread;
 //! - [`panel`]: the control panel's egui code (no window: testable with egui_kittest);
+//! - [`extension`]: widgets added to the panel from outside the template, and their scene edits;
 //! - [`panel_window`], [`input`], [`app`]: winit glue;
 //! - [`config`]: flags and the TOML file; [`capture`]: PNG screenshots; [`measure`]: `--measure`.
 
@@ -16,6 +17,7 @@ pub mod app;
 pub mod capture;
 pub mod config;
 pub mod engine;
+pub mod extension;
 pub mod input;
 pub mod measure;
 pub mod messages;
@@ -25,11 +27,19 @@ pub mod renderer;
 pub mod scene;
 pub mod xvfb;
 
-pub use app::{RunReport, run};
+pub use app::{RunReport, run, run_with};
 pub use config::{Config, ConfigError};
 
 /// The binary's body: parse the flags, run, print what was written. Returns the exit code.
 pub fn main_with_args(args: Vec<String>) -> std::process::ExitCode {
+    main_with_extension(args, Box::new(extension::NoExtension))
+}
+
+/// [`main_with_args`], with `extension`'s widgets in the control panel.
+pub fn main_with_extension(
+    args: Vec<String>,
+    extension: Box<dyn extension::PanelExtension>,
+) -> std::process::ExitCode {
     use std::process::ExitCode;
     let config = match Config::from_args(args) {
         Ok(config) => config,
@@ -42,7 +52,7 @@ pub fn main_with_args(args: Vec<String>) -> std::process::ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(config) {
+    match run_with(config, extension) {
         Ok(report) => {
             for file in &report.files {
                 println!("wrote {}", file.display());

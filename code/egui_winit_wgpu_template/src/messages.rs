@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use crate::extension::SceneEdit;
+
 // ANCHOR: command
 /// What the main thread tells the render engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +36,8 @@ pub enum Control {
     SpeedDegPerS(f32),
     Paused(bool),
     Reset,
+    /// From a control added to the panel from outside the template (see [`crate::extension`]).
+    Edit(SceneEdit),
 }
 // ANCHOR_END: command
 

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
 
+use crate::extension::{NoExtension, PanelExtension};
 use crate::messages::{Command, Control, FrameStats, Latency, Status};
 use crate::scene::Params;
 
@@ -29,10 +30,13 @@ pub struct Shown {
     pub engine_gone: bool,
 }
 
-pub struct ControlPanel {
+/// The panel's state. `X` adds widgets from outside the template (see [`crate::extension`]).
+pub struct ControlPanel<X: PanelExtension = NoExtension> {
     /// The values the widgets show and edit.
     pub params: Params,
     initial: Params,
+    /// The added widgets' own state.
+    pub extension: X,
     commands: Sender<Command>,
     status: Receiver<Status>,
     pub shown: Shown,
@@ -40,9 +44,22 @@ pub struct ControlPanel {
 
 impl ControlPanel {
     pub fn new(params: Params, commands: Sender<Command>, status: Receiver<Status>) -> Self {
+        Self::with_extension(params, NoExtension, commands, status)
+    }
+}
+
+impl<X: PanelExtension> ControlPanel<X> {
+    /// A panel that also draws `extension`'s widgets and sends its edits.
+    pub fn with_extension(
+        params: Params,
+        extension: X,
+        commands: Sender<Command>,
+        status: Receiver<Status>,
+    ) -> Self {
         Self {
             params,
             initial: params,
+            extension,
             commands,
             status,
             shown: Shown::default(),
@@ -123,12 +140,16 @@ impl ControlPanel {
         if ui.add(rotation).changed() {
             self.send(Control::RotationDeg(self.params.rotation_deg));
         }
+        if let Some(edit) = self.extension.ui(ui) {
+            self.send(Control::Edit(edit));
+        }
         ui.horizontal(|ui| {
             if ui.checkbox(&mut self.params.paused, "Paused").changed() {
                 self.send(Control::Paused(self.params.paused));
             }
             if ui.button("Reset").clicked() {
                 self.params = self.initial;
+                self.extension.reset();
                 self.send(Control::Reset);
             }
         });

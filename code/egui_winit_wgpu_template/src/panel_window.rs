@@ -10,6 +10,7 @@ use winit::event::WindowEvent;
 use winit::window::Window;
 
 use crate::capture::Readback;
+use crate::extension::PanelExtension;
 use crate::panel::ControlPanel;
 
 pub struct PanelWindow {
@@ -76,9 +77,9 @@ impl PanelWindow {
     // ANCHOR: paint
     /// Runs the panel's UI for one frame and draws it. Returns when egui wants the next frame
     /// (`None`: only when an event arrives). With `screenshot`, the frame is also saved as PNG.
-    pub fn paint(
+    pub fn paint<X: PanelExtension>(
         &mut self,
-        panel: &mut ControlPanel,
+        panel: &mut ControlPanel<X>,
         screenshot: Option<&Path>,
     ) -> Result<Option<Duration>, String> {
         let input = self.egui.take_egui_input(&self.window);

@@ -29,6 +29,9 @@ impl Default for Params {
 /// The clear colour behind the triangle (sRGB).
 pub const BACKGROUND: [u8; 3] = [24, 26, 38];
 
+/// The triangle's radius in a fresh scene, in clip-space units (the window's height is 2).
+pub const START_SCALE: f32 = 0.6;
+
 /// The parameters plus what time, the keyboard and the mouse did to them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene {
@@ -65,7 +68,7 @@ impl Scene {
             initial: params,
             spin_deg: 0.0,
             offset: [0.0, 0.0],
-            scale: 0.6,
+            scale: START_SCALE,
             pointer: None,
             dragging: false,
         }
@@ -85,6 +88,7 @@ impl Scene {
             Control::SpeedDegPerS(s) => self.params.speed_deg_per_s = s,
             Control::Paused(p) => self.params.paused = p,
             Control::Reset => *self = Scene::new(self.initial),
+            Control::Edit(ref edit) => edit.apply(self),
         }
     }
     // ANCHOR_END: apply

@@ -5,9 +5,10 @@ use crossbeam_channel::{Receiver, Sender};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use egui_winit_wgpu_template::extension::{PanelExtension, SceneEdit};
 use egui_winit_wgpu_template::messages::{Command, Control, FrameStats, Latency, Status};
 use egui_winit_wgpu_template::panel::ControlPanel;
-use egui_winit_wgpu_template::scene::Params;
+use egui_winit_wgpu_template::scene::{Params, Scene};
 
 struct Setup {
     harness: Harness<'static, ControlPanel>,
@@ -175,5 +176,59 @@ fn a_closed_command_channel_is_shown_not_panicked_on() {
         s.harness
             .query_by_label("The render engine has stopped.")
             .is_some()
+    );
+}
+
+/// A control added from outside the template: a checkbox that moves the triangle to the right.
+#[derive(Default)]
+struct NudgeRight {
+    on: bool,
+}
+
+impl PanelExtension for NudgeRight {
+    fn ui(&mut self, ui: &mut egui::Ui) -> Option<SceneEdit> {
+        let on = self.on;
+        ui.checkbox(&mut self.on, "Nudge right")
+            .changed()
+            .then(|| SceneEdit::new(format!("nudge {on}"), move |s| s.offset[0] = 0.5))
+    }
+
+    fn reset(&mut self) {
+        self.on = false;
+    }
+}
+
+#[test]
+fn an_extension_draws_its_widget_sends_its_edit_and_is_reset() {
+    let (command_tx, command_rx) = crossbeam_channel::unbounded();
+    let (_status_tx, status_rx) = crossbeam_channel::bounded(16);
+    let panel = ControlPanel::with_extension(
+        Params::default(),
+        NudgeRight::default(),
+        command_tx,
+        status_rx,
+    );
+    let mut harness = Harness::new_ui_state(
+        |ui, panel: &mut ControlPanel<NudgeRight>| panel.ui(ui),
+        panel,
+    );
+    harness.run();
+    assert_eq!(changes(&command_rx), [], "nothing sent before a click");
+    harness.get_by_label("Nudge right").click();
+    harness.run();
+    let sent = changes(&command_rx);
+    let [Control::Edit(edit)] = sent.as_slice() else {
+        panic!("expected one edit, got {sent:?}");
+    };
+    let mut scene = Scene::new(Params::default());
+    edit.apply(&mut scene);
+    assert_eq!(scene.offset, [0.5, 0.0], "the edit runs on the scene");
+    assert!(harness.state().extension.on);
+    harness.get_by_label("Reset").click();
+    harness.run();
+    assert_eq!(changes(&command_rx), [Control::Reset]);
+    assert!(
+        !harness.state().extension.on,
+        "Reset resets the extension too"
     );
 }
