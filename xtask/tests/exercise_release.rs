@@ -132,6 +132,10 @@ fn exercise_release_is_a_working_student_edition() {
     );
     let unknown = cargo_in(&edition, &["xtask", "hint", "m9/nothing"]);
     assert!(
-        !unknown.status.success() && text(&unknown).contains("the exercises are: m1/buffer_reuse")
+        !unknown.status.success()
+            && text(&unknown).contains("the exercises are: ")
+            && text(&unknown).contains("m1/buffer_reuse"),
+        "{}",
+        text(&unknown)
     );
 }
