@@ -1,6 +1,6 @@
 #!/bin/bash
 # Times the grader (warm: one grading first, then three timed ones per exercise) on every
-# module-1 reference solution, and a roster of 30 submissions of m1/buffer_reuse (10 honest,
+# exercise's reference solution, and a roster of 30 submissions of m1/buffer_reuse (10 honest,
 # 10 stubs, 10 partly correct). Writes figures/exercises_grading_times.{csv,json}.
 # Run as root from the repository root, after `cargo build -p xtask`.
 set -euo pipefail
@@ -11,16 +11,17 @@ mkdir -p "$W" figures
 csv=figures/exercises_grading_times.csv
 echo "what,run,seconds,load_average" > "$csv"
 now() { date +%s.%N; }
-for dir in exercises/m1/*/; do
-  ex=$(basename "$dir")
+for dir in exercises/*/*/; do
+  id=$(basename "$(dirname "$dir")")/$(basename "$dir")
+  ex=${id//\//_}
   sub="$W/$ex"
   mkdir -p "$sub"
   cp -r "$dir/src" "$sub/"
   cp "$dir"/grading/solution/* "$sub/src/"
-  "$X" grade --exercise "m1/$ex" --submission "$sub" --out "$W/out_$ex" > /dev/null
+  "$X" grade --exercise "$id" --submission "$sub" --out "$W/out_$ex" > /dev/null
   for run in 1 2 3; do
-    s=$(now); "$X" grade --exercise "m1/$ex" --submission "$sub" --out "$W/out_$ex" > /dev/null; e=$(now)
-    echo "grade m1/$ex,$run,$(echo "$e - $s" | bc),$(cut -d' ' -f1 /proc/loadavg)" >> "$csv"
+    s=$(now); "$X" grade --exercise "$id" --submission "$sub" --out "$W/out_$ex" > /dev/null; e=$(now)
+    echo "grade $id,$run,$(echo "$e - $s" | bc),$(cut -d' ' -f1 /proc/loadavg)" >> "$csv"
   done
 done
 E=exercises/m1/buffer_reuse
@@ -41,7 +42,7 @@ cat > figures/exercises_grading_times.json <<JSON
 {
   "command": "exercises/measure_grading_times.sh",
   "machine": "$(nproc) CPU cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr); GPU exercises on lavapipe (Mesa software Vulkan)",
-  "note": "shared machine: other jobs were running (see load_average)",
+  "note": "load_average is the 1-minute load when each grading ended",
   "commit": "$(git rev-parse --short HEAD)",
   "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 }
