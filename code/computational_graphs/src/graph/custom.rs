@@ -118,9 +118,24 @@ pub(crate) fn dispatch(
     device: &[Option<wgpu::Buffer>],
 ) -> Result<Dispatch, Error> {
     let shape = |id: BufferId| (graph.buffer(id).rows, graph.buffer(id).cols);
-    let (output, reads) = buffers.split_last().expect("a node writes a buffer");
-    let inputs: Vec<_> = reads.iter().map(|&id| shape(id)).collect();
-    let kernel = op.0.gpu_kernel(&inputs, shape(*output))?;
+    let shapes: Vec<_> = buffers.iter().map(|&id| shape(id)).collect();
+    let bound: Vec<_> = buffers
+        .iter()
+        .map(|&id| device[id].as_ref().expect("allocated"))
+        .collect();
+    bind(ctx, op, &shapes, &bound)
+}
+
+/// The kernel for these shapes (inputs…, output last), compiled (cached) and bound to these
+/// buffers (same order), with its `params` uploaded in front.
+fn bind(
+    ctx: &GpuContext,
+    op: &Custom,
+    shapes: &[(usize, usize)],
+    buffers: &[&wgpu::Buffer],
+) -> Result<Dispatch, Error> {
+    let (output, inputs) = shapes.split_last().expect("a node writes a buffer");
+    let kernel = op.0.gpu_kernel(inputs, *output)?;
     let max = ctx.device.limits().max_compute_workgroups_per_dimension;
     if kernel.workgroups.iter().any(|&g| g > max) {
         return Err(Error::Unsupported {
@@ -139,11 +154,7 @@ pub(crate) fn dispatch(
     };
     let params = ctx.upload("params", &params)?;
     let mut bound = vec![&params];
-    bound.extend(
-        buffers
-            .iter()
-            .map(|&id| device[id].as_ref().expect("allocated")),
-    );
+    bound.extend_from_slice(buffers);
     Ok(Dispatch {
         label: op.name().into(),
         bind_group: ctx.bind_buffers(&pipeline, &bound),
@@ -158,35 +169,19 @@ pub(crate) fn run_immediate(
     op: &Custom,
     inputs: &[&Tensor2D],
 ) -> Result<Tensor2D, Error> {
-    let shapes: Vec<_> = inputs.iter().map(|t| t.shape()).collect();
+    let mut shapes: Vec<_> = inputs.iter().map(|t| t.shape()).collect();
     let out = op.0.output_shape(&shapes).map_err(|detail| Error::Shape {
         op: op.name(),
         detail,
     })?;
+    shapes.push(out);
     let mut device = Vec::with_capacity(inputs.len() + 1);
     for t in inputs {
-        device.push(Some(ctx.upload(op.name(), t.data())?));
+        device.push(ctx.upload(op.name(), t.data())?);
     }
-    device.push(Some(
-        ctx.storage_buffer(op.name(), (out.0 * out.1 * 4) as u64)?,
-    ));
-    let mut buffers = Vec::new();
-    let mut decls = Vec::new();
-    for (i, &(rows, cols)) in shapes.iter().chain([&out]).enumerate() {
-        buffers.push(i);
-        decls.push(super::BufferDecl {
-            name: format!("{}[{i}]", op.name()),
-            rows,
-            cols,
-            place: super::Place::Device,
-            contents: super::Contents::Empty,
-        });
-    }
-    let graph = VerifiedGraph {
-        buffers: decls,
-        nodes: Vec::new(),
-    };
-    let d = dispatch(ctx, &graph, op, &buffers, &device)?;
+    device.push(ctx.storage_buffer(op.name(), (out.0 * out.1 * 4) as u64)?);
+    let bound: Vec<_> = device.iter().collect();
+    let d = bind(ctx, op, &shapes, &bound)?;
     let mut encoder = ctx
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
@@ -195,6 +190,6 @@ pub(crate) fn run_immediate(
         d.record(&mut pass);
     }
     ctx.queue.submit([encoder.finish()]);
-    let data: Vec<f32> = ctx.download(device[inputs.len()].as_ref().expect("allocated"))?;
+    let data: Vec<f32> = ctx.download(&device[inputs.len()])?;
     Tensor2D::new(out.0, out.1, data[..out.0 * out.1].to_vec())
 }

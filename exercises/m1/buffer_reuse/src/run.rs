@@ -7,8 +7,7 @@
 use std::fmt;
 
 use computational_graphs::Error;
-use computational_graphs::graph::{BufferId, Contents, Node, NodeKind, VerifiedGraph};
-use computational_graphs::ops::cpu;
+use computational_graphs::graph::{BufferId, Contents, Node, VerifiedGraph, runner_cpu};
 use computational_graphs::tensor::Tensor2D;
 
 use crate::{BufferPlan, buffer_bytes};
@@ -95,7 +94,7 @@ pub fn run_planned(
             .iter()
             .map(|&r| load(graph, plan, &memory, &host, r))
             .collect::<Result<Vec<_>, _>>()?;
-        let result = compute(graph, node, &args)?;
+        let result = compute(node, &args)?;
         match plan.allocation_of[output] {
             Some(a) => store(&mut memory[a], &result),
             None => host[output] = Some(result),
@@ -193,32 +192,7 @@ fn load(
 }
 
 /// The node's result, with the same CPU operators as `runner_cpu`.
-fn compute(graph: &VerifiedGraph, node: &Node, args: &[Tensor2D]) -> Result<Tensor2D, RunError> {
-    let result = match &node.kind {
-        NodeKind::HostToDevice | NodeKind::DeviceToHost => args[0].clone(),
-        NodeKind::Linear => cpu::linear(&args[0], &args[1], &args[2])?,
-        NodeKind::LinearRelu => cpu::linear_relu(&args[0], &args[1], &args[2])?,
-        NodeKind::LinearReluSoftmax => cpu::linear_relu_softmax(&args[0], &args[1], &args[2])?,
-        NodeKind::Relu => cpu::relu(&args[0]),
-        NodeKind::Softmax => cpu::softmax(&args[0]),
-        NodeKind::Custom(op) => {
-            let refs: Vec<&Tensor2D> = args.iter().collect();
-            op.0.run_cpu(&refs)?
-        }
-    };
-    let decl = graph.buffer(node.output());
-    if result.shape() != (decl.rows, decl.cols) {
-        return Err(RunError::Graph(Error::Shape {
-            op: "custom operator",
-            detail: format!(
-                "it returned {}×{} for \"{}\", declared {}×{}: make run_cpu agree with output_shape",
-                result.rows(),
-                result.cols(),
-                decl.name,
-                decl.rows,
-                decl.cols
-            ),
-        }));
-    }
-    Ok(result)
+fn compute(node: &Node, args: &[Tensor2D]) -> Result<Tensor2D, RunError> {
+    let refs: Vec<&Tensor2D> = args.iter().collect();
+    Ok(runner_cpu::run_node(node, &refs)?)
 }

@@ -7,8 +7,7 @@
 use std::fmt;
 
 use computational_graphs::Error;
-use computational_graphs::graph::{BufferId, Contents, Node, NodeKind, VerifiedGraph};
-use computational_graphs::ops::cpu;
+use computational_graphs::graph::{BufferId, Contents, Node, NodeKind, VerifiedGraph, runner_cpu};
 use computational_graphs::tensor::Tensor2D;
 
 use crate::AliasPlan;
@@ -78,7 +77,7 @@ impl<'g> AliasedRunner<'g> {
                 .iter()
                 .map(|&b| self.load(b))
                 .collect::<Result<Vec<_>, _>>()?;
-            let result = compute(self.graph, node, &args)?;
+            let result = compute(node, &args)?;
             self.memory[self.storage_of[node.output()]] = Some(result.data().to_vec());
         }
         self.graph
@@ -165,32 +164,7 @@ fn check_plan(graph: &VerifiedGraph, plan: &AliasPlan) -> Result<(), RunError> {
 }
 
 /// The node's result, with the same CPU operators as `runner_cpu`.
-fn compute(graph: &VerifiedGraph, node: &Node, args: &[Tensor2D]) -> Result<Tensor2D, RunError> {
-    let result = match &node.kind {
-        NodeKind::HostToDevice | NodeKind::DeviceToHost => args[0].clone(),
-        NodeKind::Linear => cpu::linear(&args[0], &args[1], &args[2])?,
-        NodeKind::LinearRelu => cpu::linear_relu(&args[0], &args[1], &args[2])?,
-        NodeKind::LinearReluSoftmax => cpu::linear_relu_softmax(&args[0], &args[1], &args[2])?,
-        NodeKind::Relu => cpu::relu(&args[0]),
-        NodeKind::Softmax => cpu::softmax(&args[0]),
-        NodeKind::Custom(op) => {
-            let refs: Vec<&Tensor2D> = args.iter().collect();
-            op.0.run_cpu(&refs)?
-        }
-    };
-    let decl = graph.buffer(node.output());
-    if result.shape() != (decl.rows, decl.cols) {
-        return Err(RunError::Graph(Error::Shape {
-            op: "custom operator",
-            detail: format!(
-                "it returned {}×{} for \"{}\", declared {}×{}: make run_cpu agree with output_shape",
-                result.rows(),
-                result.cols(),
-                decl.name,
-                decl.rows,
-                decl.cols
-            ),
-        }));
-    }
-    Ok(result)
+fn compute(node: &Node, args: &[Tensor2D]) -> Result<Tensor2D, RunError> {
+    let refs: Vec<&Tensor2D> = args.iter().collect();
+    Ok(runner_cpu::run_node(node, &refs)?)
 }
