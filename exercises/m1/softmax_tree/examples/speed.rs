@@ -13,6 +13,7 @@ use std::error::Error;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use bench_harness::measure_durations;
 use computational_graphs::gpu_program::GpuProgram;
 use computational_graphs::graph::{CustomOperator, GraphBuilder, runner_gpu, validate};
 use computational_graphs::ops::cpu;
@@ -146,18 +147,24 @@ fn median_time(
     program: &GpuProgram,
     plan: &Plan,
 ) -> Result<(Duration, TimingSource), Box<dyn Error>> {
-    for _ in 0..plan.warmup {
-        ctx.time_commands(|encoder| program.record(encoder, 1))?;
-    }
-    let mut times = Vec::with_capacity(plan.runs);
     let mut source = TimingSource::CpuWallClock;
-    for _ in 0..plan.runs {
-        let run = ctx.time_commands(|encoder| program.record(encoder, 1))?;
-        times.push(run.time);
-        source = run.source;
+    let mut failed = None;
+    let stats = measure_durations(plan.warmup, plan.runs, || {
+        match ctx.time_commands(|encoder| program.record(encoder, 1)) {
+            Ok(run) => {
+                source = run.source;
+                run.time
+            }
+            Err(e) => {
+                failed.get_or_insert(e);
+                Duration::ZERO
+            }
+        }
+    });
+    match failed {
+        Some(e) => Err(e.into()),
+        None => Ok((Duration::from_secs_f64(stats.median), source)),
     }
-    times.sort();
-    Ok((times[times.len() / 2], source))
 }
 
 /// A fast wrong kernel is no result: both must match the course's CPU softmax (and so each
