@@ -3,19 +3,26 @@
 //! - [`measure`] warms up, takes several samples and reports the median and the spread;
 //! - [`Progress`] shows a progress bar on long sweeps (and stays quiet when not on a terminal);
 //! - [`Csv`], [`LineChart`] and [`BarChart`] write the data and its figure;
-//! - [`Sidecar`] records which machine, device, commit and command produced a figure.
+//! - [`Sidecar`] records which machine, device, commit, load and command produced a figure;
+//! - [`FigureArgs`] is the command line every figure program shares, and refuses to measure from
+//!   an uncommitted tree or on a busy machine unless told to.
 //!
 //! Figures live in the repository's `figures/` folder ([`figures_dir`]); the book shows them
 //! from there, so every number in the book can be traced to the program that produced it.
 
+mod args;
 mod chart;
 mod machine;
 mod output;
 mod stats;
 
+pub use args::{FigureArgs, FigureArgsError};
 pub use chart::{Bar, BarChart, LineChart, Point, Series};
 pub use machine::{CacheLevel, MachineInfo};
-pub use output::{Csv, Sidecar, figures_dir, git_commit};
+pub use output::{
+    CacheRecord, Csv, GitState, Sidecar, SidecarRecord, figures_dir, git_commit, git_state,
+    load_average,
+};
 pub use stats::{Stats, measure, measure_durations};
 
 pub use std::hint::black_box;

@@ -1,12 +1,16 @@
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::{fs, io};
 
 use crate::MachineInfo;
+use crate::args::run_state;
 
-/// The repository's `figures/` folder: `$FIGURES_DIR` if set, else found by walking up from the
-/// current directory to the workspace root (so a binary copied to another machine still works).
+/// The folder figures are written to: `--out` of the running figure program, else
+/// `$FIGURES_DIR`, else the repository's `figures/` found by walking up from the current
+/// directory (so a binary copied to another machine still works).
 pub fn figures_dir() -> PathBuf {
+    if let Some(out) = run_state().and_then(|s| s.out.clone()) {
+        return out;
+    }
     if let Some(dir) = std::env::var_os("FIGURES_DIR") {
         return PathBuf::from(dir);
     }
@@ -21,10 +25,27 @@ pub fn figures_dir() -> PathBuf {
     }
 }
 
-/// The current commit, with "-dirty" when the tree has uncommitted changes ("unknown" outside git).
-pub fn git_commit() -> String {
+/// The commit being measured and whether the working tree differs from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GitState {
+    pub commit: String,
+    pub dirty: bool,
+}
+
+/// `$COURSE_COMMIT` when set (a binary built from a clean checkout and run on a machine without
+/// the repository), else what git says about the current directory; `None` outside git.
+pub fn git_state() -> Option<GitState> {
     if let Ok(commit) = std::env::var("COURSE_COMMIT") {
-        return commit;
+        return Some(match commit.strip_suffix("-dirty") {
+            Some(c) => GitState {
+                commit: c.to_owned(),
+                dirty: true,
+            },
+            None => GitState {
+                commit,
+                dirty: false,
+            },
+        });
     }
     let run = |args: &[&str]| {
         std::process::Command::new("git")
@@ -34,18 +55,29 @@ pub fn git_commit() -> String {
             .filter(|o| o.status.success())
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
     };
-    match run(&["rev-parse", "--short=12", "HEAD"]) {
-        Some(commit) => {
-            let dirty = run(&["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
-            if dirty {
-                format!("{commit}-dirty")
-            } else {
-                commit
-            }
-        }
+    let commit = run(&["rev-parse", "--short=12", "HEAD"])?;
+    let dirty =
+        run(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    Some(GitState { commit, dirty })
+}
+
+/// The current commit, with "-dirty" when the tree has uncommitted changes ("unknown" outside git).
+pub fn git_commit() -> String {
+    match git_state() {
+        Some(GitState {
+            commit,
+            dirty: true,
+        }) => format!("{commit}-dirty"),
+        Some(GitState { commit, .. }) => commit,
         None => "unknown".into(),
     }
+}
+
+/// The 1-, 5- and 15-minute load averages (Linux only).
+pub fn load_average() -> Option<[f64; 3]> {
+    let text = fs::read_to_string("/proc/loadavg").ok()?;
+    let mut it = text.split_whitespace().map(|v| v.parse::<f64>().ok());
+    Some([it.next()??, it.next()??, it.next()??])
 }
 
 /// A CSV file built row by row. Values are written as given; commas in them are quoted.
@@ -107,9 +139,45 @@ pub struct Sidecar {
     /// The adapter report as JSON (from `gpu_context::AdapterReport::to_json`), for GPU figures.
     pub adapter_json: Option<String>,
     pub notes: Vec<String>,
+    /// The source file that built this sidecar: the figure program's code, repository-relative.
+    pub program: String,
+}
+
+/// The sidecar's fields as written to `<figure>.json` (and read back by `cargo xtask figures
+/// --check`).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct SidecarRecord {
+    pub figure: String,
+    pub description: String,
+    /// Repository-relative path of the figure program's source.
+    pub program: String,
+    pub machine: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_label: Option<String>,
+    pub cpu: String,
+    pub logical_cpus: usize,
+    pub caches: Vec<CacheRecord>,
+    pub os: String,
+    pub adapter: serde_json::Value,
+    pub commit: String,
+    pub dirty: bool,
+    pub load_average: Option<[f64; 3]>,
+    pub command: String,
+    pub date: String,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct CacheRecord {
+    pub level: u32,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub bytes: u64,
+    pub shared_by: usize,
 }
 
 impl Sidecar {
+    #[track_caller]
     pub fn new(figure: &str, description: &str) -> Self {
         Self {
             figure: figure.to_owned(),
@@ -117,58 +185,63 @@ impl Sidecar {
             machine: MachineInfo::detect(),
             adapter_json: None,
             notes: Vec::new(),
+            program: std::panic::Location::caller().file().replace('\\', "/"),
+        }
+    }
+
+    pub fn record(&self) -> SidecarRecord {
+        // The program by name, not by the absolute path of one machine's checkout.
+        let command: Vec<String> = std::env::args()
+            .enumerate()
+            .map(|(i, arg)| match Path::new(&arg).file_name() {
+                Some(name) if i == 0 => format!("target/release/{}", name.to_string_lossy()),
+                _ => arg,
+            })
+            .collect();
+        let git = git_state();
+        let adapter = self
+            .adapter_json
+            .as_deref()
+            .and_then(|a| serde_json::from_str(a).ok())
+            .unwrap_or(serde_json::Value::Null);
+        let state = run_state();
+        SidecarRecord {
+            figure: self.figure.clone(),
+            description: self.description.clone(),
+            program: self.program.clone(),
+            machine: self.machine.summary(),
+            machine_label: state.and_then(|s| s.machine_label.clone()),
+            cpu: self.machine.cpu_model.clone(),
+            logical_cpus: self.machine.logical_cpus,
+            caches: self
+                .machine
+                .caches
+                .iter()
+                .map(|c| CacheRecord {
+                    level: c.level,
+                    kind: c.kind.clone(),
+                    bytes: c.bytes,
+                    shared_by: c.shared_by,
+                })
+                .collect(),
+            os: self.machine.os.clone(),
+            adapter,
+            commit: git
+                .as_ref()
+                .map_or_else(|| "unknown".into(), |g| g.commit.clone()),
+            dirty: git.is_some_and(|g| g.dirty) || state.is_some_and(|s| s.dirty),
+            load_average: load_average(),
+            command: command.join(" "),
+            date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            notes: self.notes.clone(),
         }
     }
 
     pub fn to_json(&self) -> String {
-        let caches: Vec<String> = self
-            .machine
-            .caches
-            .iter()
-            .map(|c| {
-                format!(
-                    "{{\"level\":{},\"type\":{},\"bytes\":{},\"shared_by\":{}}}",
-                    c.level,
-                    json(&c.kind),
-                    c.bytes,
-                    c.shared_by
-                )
-            })
-            .collect();
-        let notes: Vec<String> = self.notes.iter().map(|n| json(n)).collect();
-        // The program by name, not by the absolute path of one machine's checkout.
-        let command: Vec<String> = std::env::args()
-            .enumerate()
-            .map(|(i, arg)| {
-                if i > 0 {
-                    return arg;
-                }
-                match std::path::Path::new(&arg).file_name() {
-                    Some(name) => format!("target/release/{}", name.to_string_lossy()),
-                    None => arg,
-                }
-            })
-            .collect();
-        let mut s = String::from("{\n");
-        let _ = writeln!(s, "  \"figure\": {},", json(&self.figure));
-        let _ = writeln!(s, "  \"description\": {},", json(&self.description));
-        let _ = writeln!(s, "  \"machine\": {},", json(&self.machine.summary()));
-        let _ = writeln!(s, "  \"cpu\": {},", json(&self.machine.cpu_model));
-        let _ = writeln!(s, "  \"logical_cpus\": {},", self.machine.logical_cpus);
-        let _ = writeln!(s, "  \"caches\": [{}],", caches.join(","));
-        let _ = writeln!(s, "  \"os\": {},", json(&self.machine.os));
-        let _ = writeln!(
-            s,
-            "  \"adapter\": {},",
-            self.adapter_json.as_deref().unwrap_or("null")
-        );
-        let _ = writeln!(s, "  \"commit\": {},", json(&git_commit()));
-        let _ = writeln!(s, "  \"command\": {},", json(&command.join(" ")));
-        let _ = writeln!(s, "  \"date\": {},", json(&utc_now()));
-        let _ = writeln!(s, "  \"notes\": [{}]", notes.join(","));
-        s.push('}');
-        s.push('\n');
-        s
+        let mut text = serde_json::to_string_pretty(&self.record())
+            .expect("a sidecar is plain data and always serialises");
+        text.push('\n');
+        text
     }
 
     pub fn write(&self, path: &Path) -> io::Result<()> {
@@ -183,48 +256,6 @@ pub(crate) fn write_creating_dirs(path: &Path, text: &str) -> io::Result<()> {
     fs::write(path, text)
 }
 
-pub(crate) fn json(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// "2026-11-25T12:34:56Z", from the system clock, without a date crate.
-fn utc_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Civil-from-days (proleptic Gregorian), after Howard Hinnant's well-known derivation.
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,10 +268,16 @@ mod tests {
     }
 
     #[test]
-    fn utc_date_has_the_iso_shape() {
-        let now = utc_now();
-        assert_eq!(now.len(), 20, "{now}");
-        assert!(now.starts_with("20") && now.ends_with('Z'));
+    fn sidecar_round_trips_and_names_its_program() {
+        let json = Sidecar::new("demo", "a test").to_json();
+        let back: SidecarRecord = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.figure, "demo");
+        assert!(back.program.ends_with("output.rs"), "{}", back.program);
+        assert!(
+            back.date.starts_with("20") && back.date.ends_with('Z'),
+            "{}",
+            back.date
+        );
     }
 
     #[test]
@@ -252,6 +289,7 @@ mod tests {
             "\"command\"",
             "\"date\"",
             "\"adapter\": null",
+            "\"load_average\"",
         ] {
             assert!(json.contains(key), "{key} missing in {json}");
         }
