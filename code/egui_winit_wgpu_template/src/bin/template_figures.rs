@@ -8,13 +8,25 @@ use std::process::{Command, ExitCode};
 
 use egui_winit_wgpu_template::xvfb::Xvfb;
 
+#[derive(clap::Parser)]
+#[command(about = "Screenshots and measurements of the egui + winit + wgpu template")]
+struct Cli {
+    #[command(flatten)]
+    figures: bench_harness::FigureArgs,
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--template") {
         // The child: be the template with the rest of the flags.
         return egui_winit_wgpu_template::main_with_args(args[1..].to_vec());
     }
-    match run(args.iter().any(|a| a == "--quick")) {
+    let cli: Cli = clap::Parser::parse();
+    if let Err(e) = cli.figures.start(&["screenshots"]) {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    match run(cli.figures.quick) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

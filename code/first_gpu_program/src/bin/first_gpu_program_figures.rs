@@ -10,8 +10,19 @@ use bench_harness::{
 };
 use gpu_context::{GpuContext, workgroups_for};
 
+#[derive(clap::Parser)]
+#[command(about = "Times a GPU vector addition against a CPU loop, size by size")]
+struct Cli {
+    #[command(flatten)]
+    figures: bench_harness::FigureArgs,
+    /// Name the figure `first_gpu_vector_add_<TAG>` (default: `lavapipe` on a software adapter,
+    /// `gpu` otherwise).
+    #[arg(long)]
+    tag: Option<String>,
+}
+
 fn main() -> ExitCode {
-    match run() {
+    match run(clap::Parser::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -20,15 +31,14 @@ fn main() -> ExitCode {
     }
 }
 
-fn run() -> Result<(), Box<dyn std::error::Error>> {
+fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+    cli.figures.start(&["vector_add"])?;
     let ctx = GpuContext::new()?;
     let report = ctx.report().clone();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let tag = match args.as_slice() {
-        [] if report.is_software() => "lavapipe".to_owned(),
-        [] => "gpu".to_owned(),
-        [flag, tag] if flag == "--tag" => tag.clone(),
-        _ => return Err("usage: first_gpu_program_figures [--tag NAME]".into()),
+    let tag = match cli.tag {
+        Some(tag) => tag,
+        None if report.is_software() => "lavapipe".to_owned(),
+        None => "gpu".to_owned(),
     };
     let name = format!("first_gpu_vector_add_{tag}");
     // 2^21 is the largest power of two one 1-D dispatch of 64-wide workgroups covers (65 535 × 64).

@@ -1,10 +1,18 @@
 //! Writes this crate's figures (`figures/parallel_*.{csv,svg,json}`): `cargo xtask figures`
-//! runs it in release mode. `--only NAME` runs one figure (see `parallelism::figures::NAMES`).
+//! runs it in release mode. `--only NAME,...` runs some (see `parallelism::figures::NAMES`).
+
+#[cfg(not(loom))]
+#[derive(clap::Parser)]
+#[command(about = "Measures the parallelism figures of module 2")]
+struct Cli {
+    #[command(flatten)]
+    figures: bench_harness::FigureArgs,
+}
 
 #[cfg(not(loom))]
 fn main() -> std::process::ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match parallelism::figures::run(&args) {
+    let cli = <Cli as clap::Parser>::parse();
+    match parallelism::figures::run(&cli.figures) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("parallelism_figures: {e}");

@@ -23,22 +23,11 @@ pub const NAMES: &[&str] = &[
     "softmax",
 ];
 
-/// Runs every figure, or only those named after `--only`.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let only: Vec<&str> = match args {
-        [] => NAMES.to_vec(),
-        [flag, rest @ ..] if flag == "--only" && !rest.is_empty() => {
-            rest.iter().map(String::as_str).collect()
-        }
-        _ => {
-            return Err(format!(
-                "usage: parallelism_figures [--only NAME...], with NAME among {NAMES:?}"
-            ));
-        }
-    };
-    if let Some(bad) = only.iter().find(|n| !NAMES.contains(n)) {
-        return Err(format!("no figure named {bad:?}: pick from {NAMES:?}"));
-    }
+/// Runs every figure, or only those named by `--only` (this crate has no smaller `--quick`
+/// variant: each figure already runs in seconds).
+pub fn run(args: &bench_harness::FigureArgs) -> Result<(), Box<dyn std::error::Error>> {
+    args.start(NAMES)?;
+    let only: Vec<&str> = NAMES.iter().copied().filter(|n| args.wants(n)).collect();
     let progress = bench_harness::Progress::new(only.len() as u64, "parallelism figures");
     for name in only {
         progress.step(name);

@@ -18,8 +18,15 @@ use rust_basics::benchmarking::{compare, first_and_steady};
 use rust_basics::gpu_async::{BusyJob, submit_and_wait, timed_on_gpu};
 use rust_basics::iterators::{axpy_indexed, axpy_iter, dot_indexed, dot_iter, dot_lanes};
 
+#[derive(clap::Parser)]
+#[command(about = "Measures the figures of module 0's Rust chapters")]
+struct Cli {
+    #[command(flatten)]
+    figures: bench_harness::FigureArgs,
+}
+
 fn main() -> ExitCode {
-    match run() {
+    match run(clap::Parser::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -28,7 +35,8 @@ fn main() -> ExitCode {
     }
 }
 
-fn run() -> Result<(), Box<dyn Error>> {
+fn run(cli: Cli) -> Result<(), Box<dyn Error>> {
+    cli.figures.start(&PARTS)?;
     if cfg!(debug_assertions) {
         eprintln!(
             "warning: a debug build measures the unoptimised code; use --release for the figures"
@@ -36,11 +44,21 @@ fn run() -> Result<(), Box<dyn Error>> {
     }
     let machine = MachineInfo::detect();
     println!("machine: {}", machine.summary());
-    iterators(&machine)?;
-    warmup(&machine)?;
-    gpu_async(&machine)?;
+    let figures = &cli.figures;
+    if figures.wants("iterators") {
+        iterators(&machine)?;
+    }
+    if figures.wants("warmup") {
+        warmup(&machine)?;
+    }
+    if figures.wants("gpu_async") {
+        gpu_async(&machine)?;
+    }
     Ok(())
 }
+
+/// The parts `--only` can name, in the order they run.
+const PARTS: [&str; 3] = ["iterators", "warmup", "gpu_async"];
 
 /// Elements processed per timed sample, so that small sizes are repeated enough to be timed.
 /// Short samples (a fraction of a millisecond) are rarely interrupted by other programs, so on a

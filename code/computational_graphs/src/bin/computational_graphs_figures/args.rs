@@ -1,58 +1,62 @@
-//! Command-line flags (a dozen lines do not need a parser crate).
+//! Command-line flags: the ones every figure program shares (`bench_harness::FigureArgs`) and
+//! this program's own.
+
+use std::path::PathBuf;
+
+/// The parts `--only` can name.
+pub const PARTS: &[&str] = &["sizes", "depths", "ladder", "cpu"];
+
+#[derive(clap::Parser)]
+#[command(about = "Benchmarks of module 1's graph chapters")]
+struct Cli {
+    #[command(flatten)]
+    figures: bench_harness::FigureArgs,
+    /// File name prefix (the H100 run uses "graphs_h100").
+    #[arg(long, default_value = "graphs")]
+    prefix: String,
+    /// Write the sweeps' random graphs as JSON (for the PyTorch script) and exit.
+    #[arg(long, value_name = "FILE")]
+    export_graphs: Option<PathBuf>,
+    /// Add the PyTorch script's measurements to the charts.
+    #[arg(long, value_name = "FILE")]
+    pytorch_csv: Option<PathBuf>,
+    /// Matrix size of the matmul ladder (default 4096, 64 with --quick).
+    #[arg(long, value_name = "N")]
+    ladder_size: Option<usize>,
+}
 
 pub struct Args {
     pub quick: bool,
     pub prefix: String,
     pub machine: Option<String>,
-    pub only: Option<Vec<String>>,
     pub export_graphs: Option<String>,
     pub pytorch_csv: Option<String>,
     pub ladder_size: usize,
+    figures: bench_harness::FigureArgs,
 }
 
 impl Args {
-    pub fn parse() -> Result<Self, String> {
-        let mut a = Args {
-            quick: false,
-            prefix: "graphs".into(),
-            machine: None,
-            only: None,
-            export_graphs: None,
-            pytorch_csv: None,
-            ladder_size: 0,
-        };
-        let mut it = std::env::args().skip(1);
-        while let Some(flag) = it.next() {
-            let mut value = || it.next().ok_or(format!("{flag} needs a value"));
-            match flag.as_str() {
-                "--quick" => a.quick = true,
-                "--prefix" => a.prefix = value()?,
-                "--machine" => a.machine = Some(value()?),
-                "--only" => a.only = Some(value()?.split(',').map(str::to_owned).collect()),
-                "--export-graphs" => a.export_graphs = Some(value()?),
-                "--pytorch-csv" => a.pytorch_csv = Some(value()?),
-                "--ladder-size" => {
-                    a.ladder_size = value()?
-                        .parse()
-                        .map_err(|e| format!("--ladder-size: {e}"))?
-                }
-                other => {
-                    return Err(format!(
-                        "unknown flag {other}; see the comment at the top of main.rs"
-                    ));
-                }
-            }
+    /// Parses the command line and checks the tree and the machine (see `FigureArgs::start`);
+    /// exporting graphs measures nothing, so it skips those checks.
+    pub fn parse() -> Result<Self, bench_harness::FigureArgsError> {
+        let cli: Cli = clap::Parser::parse();
+        if cli.export_graphs.is_none() {
+            cli.figures.start(PARTS)?;
         }
-        if a.ladder_size == 0 {
-            a.ladder_size = if a.quick { 64 } else { 4096 };
-        }
-        Ok(a)
+        let quick = cli.figures.quick;
+        Ok(Args {
+            quick,
+            prefix: cli.prefix,
+            machine: cli.figures.machine.clone(),
+            export_graphs: cli.export_graphs.map(|p| p.display().to_string()),
+            pytorch_csv: cli.pytorch_csv.map(|p| p.display().to_string()),
+            ladder_size: cli.ladder_size.unwrap_or(if quick { 64 } else { 4096 }),
+            figures: cli.figures,
+        })
     }
 
     pub fn wants(&self, part: &str) -> bool {
-        self.only
-            .as_ref()
-            .is_none_or(|o| o.iter().any(|p| p == part))
+        self.figures.wants(part)
     }
 
     pub fn sizes(&self) -> Vec<usize> {

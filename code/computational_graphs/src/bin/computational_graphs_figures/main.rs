@@ -1,14 +1,7 @@
 //! Benchmarks for module 1's graph chapters; writes CSV + SVG + sidecar JSON to `figures/`.
 //!
 //! ```text
-//! cargo run --release -p computational_graphs --bin computational_graphs_figures -- --quick
-//!   --quick               small sweeps that finish in minutes on lavapipe
-//!   --prefix NAME         file name prefix (default "graphs"; the H100 run uses "graphs_h100")
-//!   --machine TEXT        a name for the machine, written into every sidecar
-//!   --only LIST           comma-separated parts: sizes,depths,ladder,cpu (default: all)
-//!   --export-graphs FILE  write the sweeps' random graphs as JSON (for the PyTorch script) and exit
-//!   --pytorch-csv FILE    add the PyTorch script's measurements to the charts
-//!   --ladder-size N       matrix size of the matmul ladder (default 4096, 256 with --quick)
+//! cargo run --release -p computational_graphs --bin computational_graphs_figures -- --help
 //! ```
 
 mod args;

@@ -3,7 +3,7 @@
 //! ```text
 //! memory_hierarchies_figures                 every sweep, then the cachegrind twins
 //! memory_hierarchies_figures --quick         smaller sizes and fewer samples (a smoke test)
-//! memory_hierarchies_figures --only latency  one section (see SECTIONS)
+//! memory_hierarchies_figures --only latency  some sections, comma-separated (see SECTIONS)
 //! memory_hierarchies_figures --cachegrind row_major   one kernel, once (run under valgrind)
 //! ```
 
@@ -56,30 +56,31 @@ const SECTIONS: [&str; 7] = [
     "cachegrind",
 ];
 
+#[derive(clap::Parser)]
+#[command(about = "Measures the memory-hierarchy figures of module 1")]
+struct Cli {
+    #[command(flatten)]
+    figures: bench_harness::FigureArgs,
+    /// Run one cachegrind kernel once and exit (the program runs itself under valgrind).
+    #[arg(long, value_name = "KERNEL")]
+    cachegrind: Option<String>,
+}
+
 fn main() {
-    if let Err(message) = run() {
+    if let Err(message) = run(clap::Parser::parse()) {
         eprintln!("error: {message}");
         std::process::exit(2);
     }
 }
 
-fn run() -> Result<(), String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+fn run(cli: Cli) -> Result<(), String> {
     let machine = MachineInfo::detect();
-    let quick = args.iter().any(|a| a == "--quick");
+    let quick = cli.figures.quick;
     let cfg = Config::new(&machine, quick);
-    if let Some(kernel) = value_of(&args, "--cachegrind")? {
+    if let Some(kernel) = cli.cachegrind {
         return cachegrind::run_kernel(&kernel, &cfg);
     }
-    let only = value_of(&args, "--only")?;
-    if let Some(section) = &only
-        && !SECTIONS.contains(&section.as_str())
-    {
-        return Err(format!(
-            "unknown section `{section}`; choose one of: {}",
-            SECTIONS.join(", ")
-        ));
-    }
+    cli.figures.start(&SECTIONS).map_err(|e| e.to_string())?;
     println!("machine: {}", machine.summary());
     for c in &machine.caches {
         println!(
@@ -97,7 +98,7 @@ fn run() -> Result<(), String> {
         cfg.llc >> 20,
         if quick { ", quick run" } else { "" }
     );
-    let wants = |s: &str| only.as_deref().is_none_or(|o| o == s);
+    let wants = |s: &str| cli.figures.wants(s);
     let io = |e: std::io::Error| format!("could not write a figure: {e}");
     if wants("latency") {
         sweeps::latency_and_bandwidth(&cfg, &machine).map_err(io)?;
@@ -125,16 +126,4 @@ fn run() -> Result<(), String> {
         cachegrind::run_all(&cfg)?;
     }
     Ok(())
-}
-
-/// The value after `flag`, if the flag is present.
-fn value_of(args: &[String], flag: &str) -> Result<Option<String>, String> {
-    match args.iter().position(|a| a == flag) {
-        None => Ok(None),
-        Some(i) => args
-            .get(i + 1)
-            .cloned()
-            .map(Some)
-            .ok_or_else(|| format!("{flag} needs a value after it")),
-    }
 }
