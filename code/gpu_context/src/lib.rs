@@ -10,11 +10,13 @@
 //! - [`PipelineCache`] compiles a compute pipeline once per (shader source, entry point);
 //! - [`GpuContext::time_commands`] times GPU work with timestamp queries when the adapter has them,
 //!   and with the CPU clock when it does not;
+//! - [`GpuScopes`] times nested, named scopes around passes, resolved once per frame;
 //! - [`AdapterReport`] describes the adapter for humans, logs and figure sidecars.
 
 mod buffers;
 mod context;
 mod error;
+mod gpu_scopes;
 mod pipeline_cache;
 mod report;
 mod surface;
@@ -23,6 +25,7 @@ mod timing;
 pub use buffers::ReadbackBuffer;
 pub use context::{GpuContext, Requirements};
 pub use error::GpuError;
+pub use gpu_scopes::{GpuProfiler, GpuScopes, ScopeError, ScopeTiming, scope_features};
 pub use pipeline_cache::PipelineCache;
 pub use report::AdapterReport;
 pub use surface::{ColorSpace, RenderGpu, WgpuHasDisplayHandle, surface_config};

@@ -1,0 +1,1 @@
+//! Module 4: where time and memory go.
