@@ -152,7 +152,7 @@ impl ReadbackBuffer {
         receiver
             .recv()
             .map_err(|_| GpuError::Readback("the map callback never ran".into()))?
-            .map_err(|e| GpuError::Readback(e.to_string()))?;
+            .map_err(GpuError::Map)?;
         let out = {
             let view = slice
                 .get_mapped_range()

@@ -76,7 +76,7 @@ impl GpuContext {
                 ..Default::default()
             })
             .await
-            .map_err(|e| GpuError::DeviceRequest(e.to_string()))?;
+            .map_err(GpuError::DeviceRequest)?;
         let report = AdapterReport::new(&adapter, &device);
         Ok(Self {
             adapter,

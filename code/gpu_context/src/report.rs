@@ -1,7 +1,7 @@
 use std::fmt;
 
 /// The adapter and device, described for people (Display) and for figure sidecars (JSON).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct AdapterReport {
     pub name: String,
     pub backend: String,
@@ -43,32 +43,8 @@ impl AdapterReport {
 
     /// One JSON object, for figure sidecars.
     pub fn to_json(&self) -> String {
-        format!(
-            "{{\"name\":{},\"backend\":{},\"device_type\":{},\"driver\":{},\"timestamps\":{},\
-             \"max_storage_buffer_binding_size\":{},\"max_compute_workgroup_storage_size\":{}}}",
-            json_string(&self.name),
-            json_string(&self.backend),
-            json_string(&self.device_type),
-            json_string(&self.driver),
-            self.timestamps,
-            self.max_storage_buffer_binding_size,
-            self.max_compute_workgroup_storage_size,
-        )
+        serde_json::to_string(self).expect("an adapter report is plain data and always serialises")
     }
-}
-
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 impl fmt::Display for AdapterReport {

@@ -59,7 +59,7 @@ impl RenderGpu {
             label: Some(label),
             ..Default::default()
         }))
-        .map_err(|e| GpuError::DeviceRequest(e.to_string()))
+        .map_err(GpuError::DeviceRequest)
     }
 
     /// The adapter and `device`, described for logs and figure sidecars.
