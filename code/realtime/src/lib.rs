@@ -1,0 +1,23 @@
+//! Module 5 of the course: real-time systems.
+//!
+//! - [`rules`]: every hot-loop rule as a before/after pair, timed per iteration into an HDR
+//!   histogram ([`latency`]) so the tail (p99, max) is reported, not the mean;
+//! - [`method`]: a small sensor pipeline built the way the chapter recommends, in stages:
+//!   a prototype, its components in a single-threaded tested version, an allocation-free one;
+//! - [`counting_alloc`]: an allocator that counts, so tests can prove a loop allocates nothing;
+//! - [`spsc`]: the module 2 ring buffer, compiled in from its source.
+
+pub mod counting_alloc;
+pub mod latency;
+pub mod method;
+pub mod rules;
+pub mod workload;
+
+// The module 2 SPSC ring and the std/loom shim it is written against, from their own files:
+// one source, no dependency on the `parallelism` crate (and its GPU code).
+#[path = "../../parallelism/src/sync.rs"]
+#[allow(unused_imports, dead_code)]
+pub(crate) mod sync;
+
+#[path = "../../parallelism/src/primitives/spsc/mod.rs"]
+pub mod spsc;

@@ -1,0 +1,244 @@
+//! The hot-loop rules, each as a before/after pair (logging has three variants), and
+//! [`measure_all`], which times every variant the same way.
+
+pub mod allocation;
+pub mod copying;
+pub mod handoff;
+pub mod keys;
+pub mod logging;
+pub mod sleeping;
+pub mod syscalls;
+pub mod validation;
+
+use std::time::Duration;
+
+use crate::latency::{LatencySummary, time_each};
+use crate::workload::{FRAME_LEN, sensor_frame};
+
+/// One measured variant of one rule.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    pub rule: &'static str,
+    pub variant: &'static str,
+    pub summary: LatencySummary,
+}
+
+/// The rules `measure_rule` knows, in the order of the chapter.
+pub const RULES: [&str; 8] = [
+    "allocation",
+    "logging",
+    "syscalls",
+    "copying",
+    "validation",
+    "keys",
+    "handoff",
+    "sleeping",
+];
+
+/// How much to measure.
+#[derive(Clone, Copy, Debug)]
+pub struct Sizes {
+    pub warmup: u64,
+    pub iterations: u64,
+    /// Messages for the hand-off rule.
+    pub messages: u64,
+    /// Sleeps for the sleeping rule (each about `sleep_period`).
+    pub sleeps: u64,
+    pub sleep_period: Duration,
+}
+
+impl Sizes {
+    pub fn full() -> Self {
+        Self {
+            warmup: 2_000,
+            iterations: 100_000,
+            messages: 100_000,
+            sleeps: 2_000,
+            sleep_period: Duration::from_millis(1),
+        }
+    }
+
+    pub fn quick() -> Self {
+        Self {
+            warmup: 100,
+            iterations: 2_000,
+            messages: 2_000,
+            sleeps: 50,
+            sleep_period: Duration::from_millis(1),
+        }
+    }
+}
+
+/// Why a rule could not be measured.
+#[derive(Debug, thiserror::Error)]
+pub enum MeasureError {
+    #[error("unknown rule `{rule}`; the rules are: {}", RULES.join(", "))]
+    UnknownRule { rule: String },
+    #[error("could not prepare the files the `{rule}` rule writes to")]
+    Io {
+        rule: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Logging(#[from] logging::LoggingError),
+}
+
+fn io_error(rule: &'static str) -> impl Fn(std::io::Error) -> MeasureError {
+    move |source| MeasureError::Io { rule, source }
+}
+
+/// Times every variant of `rule`.
+pub fn measure_rule(rule: &str, sizes: Sizes) -> Result<Vec<Measured>, MeasureError> {
+    let frame = sensor_frame(7);
+    let (w, n) = (sizes.warmup, sizes.iterations);
+    let m = |rule, variant, summary| Measured {
+        rule,
+        variant,
+        summary,
+    };
+    Ok(match rule {
+        "allocation" => {
+            let before = time_each(w, n, |_| allocation::allocating(&frame) as f64);
+            let mut pre = allocation::Preallocated::new(FRAME_LEN);
+            let after = time_each(w, n, |_| pre.step(&frame) as f64);
+            vec![
+                m("allocation", "allocating", before),
+                m("allocation", "preallocated", after),
+            ]
+        }
+        "logging" => measure_logging(sizes)?,
+        "syscalls" => {
+            let err = io_error("syscalls");
+            let dir = tempfile::tempdir().map_err(&err)?;
+            let path = dir.path().join("config.toml");
+            std::fs::write(&path, "gain = 1.0\n").map_err(&err)?;
+            let mut seen = None;
+            let before = time_each(w, n, |_| {
+                syscalls::changed_every_iteration(&path, &mut seen).map_or(-1.0, f64::from)
+            });
+            let mut batched = syscalls::BatchedCheck::new(path.clone(), 1000);
+            let after = time_each(w, n, |i| batched.changed(i).map_or(-1.0, f64::from));
+            vec![
+                m("syscalls", "stat every iteration", before),
+                m("syscalls", "stat every 1000th", after),
+            ]
+        }
+        "copying" => {
+            let before = time_each(w, n, |_| copying::cloning(&frame));
+            let after = time_each(w, n, |_| copying::borrowing(&frame));
+            vec![m("copying", "clone", before), m("copying", "borrow", after)]
+        }
+        "validation" => {
+            let before = time_each(w, n, |_| {
+                validation::energy_checking_inside(&frame).unwrap_or(f64::NAN)
+            });
+            let valid = validation::ValidFrame::new(&frame);
+            let after = time_each(w, n, |_| {
+                valid.as_ref().map_or(f64::NAN, validation::energy)
+            });
+            vec![
+                m("validation", "checked inside the loop", before),
+                m("validation", "validated before the loop", after),
+            ]
+        }
+        "keys" => {
+            use keys::Channel;
+            let mut by_name = keys::ByName::new();
+            let before = time_each(w, n, |i| {
+                for (c, &x) in Channel::ALL.iter().cycle().zip(&frame[..64]) {
+                    by_name.add(c.name(), f64::from(x) + i as f64);
+                }
+                by_name.get("light")
+            });
+            let mut by_enum = keys::ByEnum::default();
+            let after = time_each(w, n, |i| {
+                for (&c, &x) in Channel::ALL.iter().cycle().zip(&frame[..64]) {
+                    by_enum.add(c, f64::from(x) + i as f64);
+                }
+                by_enum.get(Channel::Light)
+            });
+            vec![
+                m("keys", "string keys", before),
+                m("keys", "enum index", after),
+            ]
+        }
+        "handoff" => {
+            let gap = Duration::from_micros(2);
+            let mut rows = Vec::new();
+            for (kind, name) in [
+                (handoff::Handoff::Mutex, "Mutex<VecDeque>"),
+                (handoff::Handoff::SpscRing, "SPSC ring"),
+            ] {
+                let r = handoff::measure(kind, sizes.messages, gap);
+                rows.push(m("handoff", name, r.send));
+                rows.push(m("handoff_delivery", name, r.delivery));
+            }
+            rows
+        }
+        "sleeping" => {
+            use sleeping::{Sleeper, overshoot};
+            let p = sizes.sleep_period;
+            vec![
+                m(
+                    "sleeping",
+                    "thread::sleep",
+                    overshoot(Sleeper::Std, p, sizes.sleeps),
+                ),
+                m(
+                    "sleeping",
+                    "spin_sleep",
+                    overshoot(Sleeper::SpinSleep, p, sizes.sleeps),
+                ),
+            ]
+        }
+        other => {
+            return Err(MeasureError::UnknownRule {
+                rule: other.to_owned(),
+            });
+        }
+    })
+}
+
+fn measure_logging(sizes: Sizes) -> Result<Vec<Measured>, MeasureError> {
+    let err = io_error("logging");
+    let (w, n) = (sizes.warmup, sizes.iterations);
+    let dir = tempfile::tempdir().map_err(&err)?;
+    let file = |name: &str| std::fs::File::create(dir.path().join(name)).map_err(&err);
+    let frame = sensor_frame(7);
+    let record = |i: u64| logging::LogRecord {
+        frame: i,
+        mean: crate::workload::mean(&frame[..16]),
+    };
+
+    let mut line = logging::LineBuffered::new(file("line.log")?);
+    let s1 = time_each(w, n, |i| line.log(record(i)).map_or(-1.0, |()| 0.0));
+    let mut buffered = logging::Buffered::new(file("buffered.log")?);
+    let s2 = time_each(w, n, |i| buffered.log(record(i)).map_or(-1.0, |()| 0.0));
+    buffered.flush().map_err(&err)?;
+    let mut off = logging::OffThread::new(file("off.log")?, 4096)?;
+    let s3 = time_each(w, n, |i| {
+        off.log(record(i));
+        0.0
+    });
+    off.finish().map_err(&err)?;
+    let m = |variant, summary| Measured {
+        rule: "logging",
+        variant,
+        summary,
+    };
+    Ok(vec![
+        m("line-buffered (println!)", s1),
+        m("BufWriter", s2),
+        m("off-thread (SPSC ring)", s3),
+    ])
+}
+
+/// Measures every rule in `rules` (names from [`RULES`]).
+pub fn measure_all(rules: &[&str], sizes: Sizes) -> Result<Vec<Measured>, MeasureError> {
+    let mut all = Vec::new();
+    for rule in rules {
+        all.extend(measure_rule(rule, sizes)?);
+    }
+    Ok(all)
+}

@@ -1,0 +1,123 @@
+//! Every "after" variant computes what its "before" does, and the ones that promise no
+//! allocation make none (counted by the allocator installed here).
+
+use realtime::counting_alloc::{CountingAllocator, count_allocations};
+use realtime::rules::{Sizes, allocation, copying, keys, logging, measure_rule, validation};
+use realtime::workload::{FRAME_LEN, sensor_frame};
+
+#[global_allocator]
+static ALLOC: CountingAllocator = CountingAllocator;
+
+#[test]
+fn preallocated_matches_allocating_and_allocates_nothing() {
+    let frame = sensor_frame(3);
+    let mut pre = allocation::Preallocated::new(FRAME_LEN);
+    let (expected, before) = count_allocations(|| allocation::allocating(&frame));
+    assert!(before >= 2, "the allocating variant allocates ({before})");
+    for _ in 0..3 {
+        let (got, allocs) = count_allocations(|| pre.step(&frame));
+        assert_eq!(got, expected);
+        assert_eq!(allocs, 0);
+    }
+    assert!(expected > 0, "the test frame has peaks");
+}
+
+#[test]
+fn borrowing_matches_cloning_without_copying() {
+    let frame = sensor_frame(4);
+    let (cloned, a) = count_allocations(|| copying::cloning(&frame));
+    let (borrowed, b) = count_allocations(|| copying::borrowing(&frame));
+    assert_eq!(cloned, borrowed);
+    assert_eq!((a, b), (1, 0));
+}
+
+#[test]
+fn validation_before_the_loop_gives_the_same_energy_and_the_same_errors() {
+    let frame = sensor_frame(5);
+    let inside = validation::energy_checking_inside(&frame).unwrap();
+    let valid = validation::ValidFrame::new(&frame).unwrap();
+    assert!((inside - validation::energy(&valid)).abs() <= 1e-9 * inside);
+
+    let mut bad = frame.clone();
+    bad[10] = f32::NAN;
+    bad[20] = 50.0;
+    let e1 = validation::energy_checking_inside(&bad).unwrap_err();
+    let e2 = validation::ValidFrame::new(&bad).err().unwrap();
+    assert_eq!(e1.to_string(), e2.to_string());
+    assert!(e1.to_string().contains("sample 10"), "{e1}");
+}
+
+#[test]
+fn enum_keys_give_the_same_totals_as_string_keys() {
+    let mut by_name = keys::ByName::new();
+    let mut by_enum = keys::ByEnum::default();
+    for (i, c) in keys::Channel::ALL.iter().cycle().take(40).enumerate() {
+        by_name.add(c.name(), i as f64);
+        by_enum.add(*c, i as f64);
+    }
+    for c in keys::Channel::ALL {
+        assert_eq!(by_name.get(c.name()), by_enum.get(c));
+    }
+    let (_, allocs) = count_allocations(|| by_enum.add(keys::Channel::Light, 1.0));
+    assert_eq!(allocs, 0);
+}
+
+#[test]
+fn the_off_thread_logger_writes_every_record_and_the_loop_does_not_allocate() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("log.txt");
+    let mut off = logging::OffThread::new(std::fs::File::create(&path).unwrap(), 1024).unwrap();
+    let mut allocs = 0;
+    for frame in 0..500 {
+        let record = logging::LogRecord { frame, mean: 0.5 };
+        allocs += count_allocations(|| off.log(record)).1;
+        if frame % 100 == 0 {
+            // Let the logger catch up so nothing is dropped in this test.
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+    let (written, dropped) = off.finish().unwrap();
+    assert_eq!(allocs, 0);
+    assert_eq!(written + dropped, 500);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count() as u64, written);
+    assert!(text.starts_with("frame 0: mean 0.5000\n"), "{text:.40}");
+}
+
+#[test]
+fn a_bad_ring_capacity_is_an_error_that_names_a_good_one() {
+    let file = tempfile::tempfile().unwrap();
+    let err = logging::OffThread::new(file, 1000).err().unwrap();
+    assert!(err.to_string().contains("1024"), "{err}");
+}
+
+#[test]
+fn every_rule_measures_every_variant_in_quick_mode() {
+    let sizes = Sizes {
+        warmup: 5,
+        iterations: 50,
+        messages: 50,
+        sleeps: 3,
+        ..Sizes::quick()
+    };
+    for rule in realtime::rules::RULES {
+        let rows = measure_rule(rule, sizes).unwrap();
+        assert!(rows.len() >= 2, "{rule}: {rows:?}");
+        for r in rows {
+            assert!(r.summary.iterations > 0);
+            assert!(r.summary.p50_ns <= r.summary.p99_ns && r.summary.p99_ns <= r.summary.max_ns);
+        }
+    }
+    let err = measure_rule("nope", sizes).unwrap_err().to_string();
+    assert!(err.contains("allocation, logging"), "{err}");
+}
+
+#[test]
+fn every_handoff_message_arrives() {
+    use realtime::rules::handoff::{Handoff, measure};
+    for kind in [Handoff::Mutex, Handoff::SpscRing] {
+        let r = measure(kind, 300, std::time::Duration::from_micros(1));
+        assert_eq!(r.delivered, 300, "{kind:?}");
+        assert_eq!(r.send.iterations, 300);
+    }
+}
