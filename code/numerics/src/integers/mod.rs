@@ -1,0 +1,11 @@
+//! Chapter 4, integers: overflow, casts, fixed point, division, and integers as keys.
+
+mod division;
+mod fixed;
+mod keys;
+mod overflow;
+
+pub use division::{Divider, divide_by_constant_7, divide_by_divider, divide_by_variable};
+pub use fixed::Q16;
+pub use keys::{Channel, Interner, PerChannel};
+pub use overflow::{OverflowModes, add_u8_every_way, as_casts};
