@@ -129,6 +129,7 @@ impl GpuProgram {
         inputs: &[Tensor2D],
         iterations: usize,
     ) -> Result<Vec<Tensor2D>, Error> {
+        let _run = tracing::info_span!("run_gpu", iterations).entered();
         self.write_inputs(ctx, inputs)?;
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         self.record(&mut encoder, iterations);

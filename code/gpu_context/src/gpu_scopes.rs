@@ -60,9 +60,20 @@ impl GpuScopes {
         })
     }
 
+    /// Scopes with timestamps only. Debug groups (the names RenderDoc and Nsight show) are off:
+    /// Mesa 22.3's lavapipe crashed inside `vkCmdBeginDebugUtilsLabelEXT` when wgpu pushed one.
     pub fn new(ctx: &GpuContext) -> Result<Self, ScopeError> {
-        let profiler =
-            GpuProfiler::new(&ctx.device, Default::default()).map_err(ScopeError::Create)?;
+        Self::with_debug_groups(ctx, false)
+    }
+
+    /// Like [`GpuScopes::new`]; with `debug_groups`, every scope is also a debug group that
+    /// graphics debuggers show by name.
+    pub fn with_debug_groups(ctx: &GpuContext, debug_groups: bool) -> Result<Self, ScopeError> {
+        let settings = wgpu_profiler::GpuProfilerSettings {
+            enable_debug_groups: debug_groups,
+            ..Default::default()
+        };
+        let profiler = GpuProfiler::new(&ctx.device, settings).map_err(ScopeError::Create)?;
         Ok(Self { profiler })
     }
 

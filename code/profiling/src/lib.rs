@@ -1,1 +1,13 @@
-//! Module 4: where time and memory go.
+//! Module 4: where time and memory go, on the CPU and the GPU.
+//!
+//! - [`chrome_trace`]: `tracing` spans recorded as a Chrome trace (open it in Perfetto), with the
+//!   GPU's timing scopes from `gpu_context` added on their own row;
+//! - [`span_cost`]: what a span costs when nobody listens, when it is filtered out, when recorded;
+//! - [`graph_frames`]: the course's random graph as a profiled frame, CPU spans and GPU scopes;
+//! - [`yolo`]: a case study, the post-processing of an object detector (letterboxing and
+//!   non-maximum suppression), measured and tested on generated boxes.
+
+pub mod chrome_trace;
+pub mod graph_frames;
+pub mod span_cost;
+pub mod yolo;

@@ -10,8 +10,10 @@ use crate::tensor::Tensor2D;
 /// Runs the graph once; `inputs` in the order of [`VerifiedGraph::inputs`], results in the
 /// order of [`VerifiedGraph::outputs`].
 pub fn run(graph: &VerifiedGraph, inputs: &[Tensor2D]) -> Result<Vec<Tensor2D>, Error> {
+    let _run = tracing::info_span!("run_cpu", nodes = graph.nodes().len()).entered();
     let mut values = graph.bind_inputs(inputs)?;
     for node in graph.nodes() {
+        let _node = tracing::debug_span!("node", kind = ?node.kind).entered();
         let args: Vec<&Tensor2D> = node
             .reads()
             .iter()

@@ -1,0 +1,15 @@
+//! Case study: the processing around an object detector such as YOLO.
+//!
+//! Before the model: letterboxing, which scales an image to the model's square input without
+//! distorting it and pads the rest. After the model: thousands of candidate boxes, most of them
+//! duplicates of one another, which non-maximum suppression (NMS) reduces to one per object.
+//! Both are plain CPU code around a model the student supplies, so they are tested and measured
+//! here on generated boxes.
+
+mod boxes;
+mod letterbox;
+mod nms;
+
+pub use boxes::{BoxXyxy, Detection, generated_detections};
+pub use letterbox::{Letterbox, LetterboxError};
+pub use nms::{NmsStats, nms_scan, nms_sorted};

@@ -1,0 +1,79 @@
+use super::Detection;
+
+/// How much work an NMS did: the deterministic measure next to the clock's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NmsStats {
+    /// Intersection-over-union computations.
+    pub iou_tests: u64,
+    /// Candidates looked at while searching for the next best one.
+    pub scans: u64,
+}
+
+fn candidates(dets: &[Detection], min_score: f32) -> Vec<usize> {
+    (0..dets.len())
+        .filter(|&i| dets[i].score >= min_score)
+        .collect()
+}
+
+// ANCHOR: nms_scan
+/// The textbook version: repeatedly find the best remaining box by scanning, keep it, and drop
+/// every remaining box of its class that overlaps it by more than `max_iou`.
+pub fn nms_scan(dets: &[Detection], min_score: f32, max_iou: f32) -> (Vec<usize>, NmsStats) {
+    let mut stats = NmsStats::default();
+    let mut remaining = candidates(dets, min_score);
+    let mut kept = Vec::new();
+    while !remaining.is_empty() {
+        stats.scans += remaining.len() as u64;
+        let best_at = (0..remaining.len())
+            .max_by(|&a, &b| by_score(dets, remaining[a], remaining[b]))
+            .expect("not empty");
+        let best = remaining.swap_remove(best_at);
+        kept.push(best);
+        remaining.retain(|&i| {
+            if dets[i].class != dets[best].class {
+                return true;
+            }
+            stats.iou_tests += 1;
+            dets[i].bbox.iou(&dets[best].bbox) <= max_iou
+        });
+    }
+    (kept, stats)
+}
+// ANCHOR_END: nms_scan
+
+// ANCHOR: nms_sorted
+/// The same result with one sort: walk the boxes from best to worst, and let each kept box
+/// suppress the later ones of its class.
+pub fn nms_sorted(dets: &[Detection], min_score: f32, max_iou: f32) -> (Vec<usize>, NmsStats) {
+    let mut stats = NmsStats::default();
+    let mut order = candidates(dets, min_score);
+    order.sort_by(|&a, &b| by_score(dets, b, a));
+    let mut suppressed = vec![false; order.len()];
+    let mut kept = Vec::new();
+    for (rank, &i) in order.iter().enumerate() {
+        if suppressed[rank] {
+            continue;
+        }
+        kept.push(i);
+        for (later, &j) in order.iter().enumerate().skip(rank + 1) {
+            if suppressed[later] || dets[j].class != dets[i].class {
+                continue;
+            }
+            stats.iou_tests += 1;
+            if dets[j].bbox.iou(&dets[i].bbox) > max_iou {
+                suppressed[later] = true;
+            }
+        }
+    }
+    stats.scans = order.len() as u64;
+    (kept, stats)
+}
+// ANCHOR_END: nms_sorted
+
+/// Higher score first; ties go to the lower index, so both versions agree exactly.
+fn by_score(dets: &[Detection], a: usize, b: usize) -> std::cmp::Ordering {
+    dets[a]
+        .score
+        .total_cmp(&dets[b].score)
+        .then_with(|| b.cmp(&a))
+}
