@@ -67,9 +67,66 @@ pub fn crossbeam_static_sum(data: &[u64], threads: usize, rounds: u32) -> u64 {
 }
 // ANCHOR_END: crossbeam_static
 
+// ANCHOR: uneven
+/// An uneven cost: item `x` of `n` takes `1 + 256 x / n` rounds, so the last items cost about
+/// 256 times the first, and the last of `t` equal slices holds almost `2/t` of all the work.
+pub fn ramp_rounds(x: u64, n: u64) -> u32 {
+    1 + (256 * x / n.max(1)) as u32
+}
+
+/// `work` with the ramp cost, in equal static slices (one per thread).
+pub fn static_sum_ramp(data: &[u64], threads: usize) -> u64 {
+    let n = data.len() as u64;
+    let chunk = data.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = data
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|&x| work(x, ramp_rounds(x, n)))
+                        .fold(0, u64::wrapping_add)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a worker panicked"))
+            .fold(0, u64::wrapping_add)
+    })
+}
+
+/// `work` with the ramp cost, split by rayon: idle workers steal the costly end's halves.
+pub fn rayon_sum_ramp(data: &[u64]) -> u64 {
+    let n = data.len() as u64;
+    data.par_iter()
+        .map(|&x| work(x, ramp_rounds(x, n)))
+        .reduce(|| 0, u64::wrapping_add)
+}
+// ANCHOR_END: uneven
+
+pub fn sequential_sum_ramp(data: &[u64]) -> u64 {
+    let n = data.len() as u64;
+    data.iter()
+        .map(|&x| work(x, ramp_rounds(x, n)))
+        .fold(0, u64::wrapping_add)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn uneven_work_sums_agree() {
+        let data: Vec<u64> = (0..5_003).collect();
+        let expected = sequential_sum_ramp(&data);
+        assert_eq!(rayon_sum_ramp(&data), expected);
+        for threads in [1, 3, 8] {
+            assert_eq!(static_sum_ramp(&data, threads), expected);
+        }
+        assert_eq!(ramp_rounds(0, 100), 1);
+        assert_eq!(ramp_rounds(99, 100), 254);
+    }
 
     #[test]
     fn all_strategies_compute_the_same_sum() {

@@ -2,7 +2,7 @@
 
 use bench_harness::{LineChart, Series, Stats, black_box, measure};
 
-use super::output::{COLUMNS, Chart, Figure, bar_figure, row, subtitle};
+use super::output::{COLUMNS, Chart, Figure, bar_figure, interleaved, row, subtitle};
 
 fn xorshift_u32(n: usize, seed: u64) -> Vec<u32> {
     let mut x = seed | 1;
@@ -34,6 +34,60 @@ fn line_figure(
         chart: Chart::Line(chart),
         notes,
     }
+}
+
+/// Uneven work (the ramp: the last items cost 256× the first): equal static slices against
+/// rayon's work stealing, with uniform work of the same total for comparison.
+pub fn uneven() -> Figure {
+    use crate::data_parallel::{
+        crossbeam_static_sum, rayon_sum, rayon_sum_ramp, sequential_sum_ramp, static_sum_ramp,
+    };
+    const N: usize = 1 << 18;
+    let data: Vec<u64> = (0..N as u64).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // The ramp averages about 129 rounds per item; uniform work of 129 rounds costs the same.
+    const MEAN_ROUNDS: u32 = 129;
+    let mut variants: [&mut dyn FnMut(); 5] = [
+        &mut || {
+            black_box(sequential_sum_ramp(black_box(&data)));
+        },
+        &mut || {
+            black_box(static_sum_ramp(black_box(&data), threads));
+        },
+        &mut || {
+            black_box(rayon_sum_ramp(black_box(&data)));
+        },
+        &mut || {
+            black_box(crossbeam_static_sum(black_box(&data), threads, MEAN_ROUNDS));
+        },
+        &mut || {
+            black_box(rayon_sum(black_box(&data), MEAN_ROUNDS));
+        },
+    ];
+    let stats = interleaved(7, &mut variants);
+    let labels = [
+        "uneven: sequential",
+        "uneven: static slices",
+        "uneven: rayon (stealing)",
+        "uniform: static slices",
+        "uniform: rayon (stealing)",
+    ];
+    let bars = labels
+        .iter()
+        .zip(&stats)
+        .map(|(l, s)| ((*l).to_owned(), *s, N as f64 / s.median / 1e6))
+        .collect();
+    bar_figure(
+        "uneven",
+        "2^18 items whose cost ramps from 1 to 256 hash rounds: static slices vs rayon's work \
+         stealing, and uniform work of the same total",
+        "Uneven work: static slices vs work stealing",
+        "million items per second",
+        bars,
+        vec![format!(
+            "static slices: one per logical CPU ({threads} threads)"
+        )],
+    )
 }
 
 pub fn rayon_chunks() -> Figure {
