@@ -22,6 +22,7 @@ use crate::input::{RenderWindowAction, translate};
 use crate::measure::Measurement;
 use crate::messages::{Command, Status};
 use crate::panel::ControlPanel;
+use crate::panel_frame::{RETRY_AFTER, panel_present_mode};
 use crate::panel_window::PanelWindow;
 
 /// The user event that wakes the event loop: "the engine sent a status message".
@@ -179,6 +180,10 @@ impl App {
             ColorSpace::Gamma,
         )
         .map_err(|e| e.to_string())?;
+        // The panel is drawn on the event loop's thread, which must never wait for the display.
+        let mut panel_config = panel_config;
+        panel_config.present_mode =
+            panel_present_mode(&panel_surface.get_capabilities(&gpu.adapter).present_modes);
         let size = render_window.inner_size();
         let render_config = surface_config(
             &render_surface,
@@ -281,7 +286,14 @@ impl App {
             .panel_window
             .paint(&mut running.panel, screenshot.as_deref())
         {
-            Ok(repaint) => {
+            Ok(frame) => {
+                if !frame.drawn && screenshot.is_some() {
+                    // The surface had no image: the screenshot waits for the next frame.
+                    let retry = frame.repaint_after.unwrap_or(RETRY_AFTER);
+                    self.panel_repaint_at = Some(Instant::now() + retry);
+                    return;
+                }
+                let repaint = frame.repaint_after;
                 if !self.announced && self.report.frames > 0 {
                     // Both windows have drawn: tests wait for this line before they poke at them.
                     self.announced = true;
@@ -291,7 +303,9 @@ impl App {
                 }
                 if let Some(m) = self.measurement.as_mut() {
                     // While measuring, the panel redraws every frame, as during a slider drag.
-                    m.record_panel_frame();
+                    if frame.drawn {
+                        m.record_panel_frame();
+                    }
                     running.panel_window.window.request_redraw();
                 } else if let Some(delay) = repaint {
                     if delay.is_zero() {

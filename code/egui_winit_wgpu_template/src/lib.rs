@@ -22,6 +22,7 @@ pub mod input;
 pub mod measure;
 pub mod messages;
 pub mod panel;
+pub mod panel_frame;
 pub mod panel_window;
 pub mod renderer;
 pub mod scene;

@@ -4,7 +4,6 @@
 use gpu_context::wgpu;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 use winit::event::WindowEvent;
 use winit::window::Window;
@@ -12,18 +11,26 @@ use winit::window::Window;
 use crate::capture::Readback;
 use crate::extension::PanelExtension;
 use crate::panel::ControlPanel;
+use crate::panel_frame::{Acquire, PanelFrame, PanelSurface, classify, run_panel_frame};
 
 pub struct PanelWindow {
     pub window: Arc<Window>,
+    egui: egui_winit::State,
+    surface: WgpuPanelSurface,
+}
+
+/// The panel's wgpu side: its surface, device and queue, and egui-wgpu's renderer.
+struct WgpuPanelSurface {
+    window: Arc<Window>,
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
     device: wgpu::Device,
     queue: wgpu::Queue,
-    egui: egui_winit::State,
     renderer: egui_wgpu::Renderer,
 }
 
 impl PanelWindow {
+    /// `config.present_mode` should come from [`panel_present_mode`](crate::panel_frame::panel_present_mode).
     pub fn new(
         window: Arc<Window>,
         surface: wgpu::Surface<'static>,
@@ -43,13 +50,16 @@ impl PanelWindow {
         );
         let renderer = egui_wgpu::Renderer::new(&device, config.format, Default::default());
         Self {
-            window,
-            surface,
-            config,
-            device,
-            queue,
+            window: window.clone(),
             egui,
-            renderer,
+            surface: WgpuPanelSurface {
+                window,
+                surface,
+                config,
+                device,
+                queue,
+                renderer,
+            },
         }
     }
 
@@ -62,9 +72,10 @@ impl PanelWindow {
             WindowEvent::RedrawRequested => false,
             WindowEvent::Resized(size) => {
                 if size.width > 0 && size.height > 0 {
-                    self.config.width = size.width;
-                    self.config.height = size.height;
-                    self.surface.configure(&self.device, &self.config);
+                    let s = &mut self.surface;
+                    s.config.width = size.width;
+                    s.config.height = size.height;
+                    s.surface.configure(&s.device, &s.config);
                 }
                 let _ = self.egui.on_window_event(&self.window, event);
                 true
@@ -75,67 +86,60 @@ impl PanelWindow {
     // ANCHOR_END: on_event
 
     // ANCHOR: paint
-    /// Runs the panel's UI for one frame and draws it. Returns when egui wants the next frame
-    /// (`None`: only when an event arrives). With `screenshot`, the frame is also saved as PNG.
+    /// Runs the panel's UI for one frame and draws it if the surface has an image free (see
+    /// [`run_panel_frame`]). With `screenshot`, a drawn frame is also saved as PNG.
     pub fn paint<X: PanelExtension>(
         &mut self,
         panel: &mut ControlPanel<X>,
         screenshot: Option<&Path>,
-    ) -> Result<Option<Duration>, String> {
+    ) -> Result<PanelFrame, String> {
         let input = self.egui.take_egui_input(&self.window);
         let ctx = self.egui.egui_ctx().clone();
-        let output = ctx.run_ui(input, |ui| {
-            egui::CentralPanel::default().show(ui, |ui| panel.ui(ui));
-        });
-        self.egui
-            .handle_platform_output(&self.window, output.platform_output);
-        let repaint = output
-            .viewport_output
-            .get(&egui::ViewportId::ROOT)
-            .map(|v| v.repaint_delay)
-            .filter(|d| *d < Duration::from_secs(3600));
-        let jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
-        // Texture changes must be applied (or explicitly dropped) every frame, drawn or not.
-        let mut textures = output.textures_delta;
-        for (id, deltas) in textures.set.drain() {
-            for delta in deltas {
-                self.renderer
-                    .update_texture(&self.device, &self.queue, id, &delta);
-            }
-        }
-        let result = self.draw(&jobs, output.pixels_per_point, screenshot);
-        for id in textures.free.drain() {
-            self.renderer.free_texture(&id);
-        }
-        result.map(|()| repaint)
+        let mut frame = run_panel_frame(&ctx, input, panel, &mut self.surface, screenshot)?;
+        let platform = std::mem::take(&mut frame.platform_output);
+        self.egui.handle_platform_output(&self.window, platform);
+        Ok(frame)
     }
     // ANCHOR_END: paint
+}
+
+impl PanelSurface for WgpuPanelSurface {
+    type Frame = wgpu::SurfaceTexture;
+
+    fn set_textures(&mut self, delta: &mut egui::TexturesDelta) {
+        for (id, deltas) in delta.set.drain() {
+            for d in deltas {
+                self.renderer
+                    .update_texture(&self.device, &self.queue, id, &d);
+            }
+        }
+    }
+
+    fn free_textures(&mut self, delta: &mut egui::TexturesDelta) {
+        for id in delta.free.drain() {
+            self.renderer.free_texture(&id);
+        }
+    }
+
+    fn acquire(&mut self) -> Result<Acquire<wgpu::SurfaceTexture>, String> {
+        let size = self.window.inner_size();
+        if size.width == 0 || size.height == 0 {
+            return Ok(Acquire::Hidden); // minimised
+        }
+        classify(self.surface.get_current_texture())
+    }
+
+    fn reconfigure(&mut self) {
+        self.surface.configure(&self.device, &self.config);
+    }
 
     fn draw(
         &mut self,
+        frame: wgpu::SurfaceTexture,
         jobs: &[egui::ClippedPrimitive],
         pixels_per_point: f32,
         screenshot: Option<&Path>,
     ) -> Result<(), String> {
-        let size = self.window.inner_size();
-        if size.width == 0 || size.height == 0 {
-            return Ok(()); // minimised
-        }
-        let frame = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(f)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                self.surface.configure(&self.device, &self.config);
-                self.window.request_redraw();
-                return Ok(());
-            }
-            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
-                return Ok(());
-            }
-            wgpu::CurrentSurfaceTexture::Validation => {
-                return Err("the panel's surface reported a validation error".into());
-            }
-        };
         let view = frame.texture.create_view(&Default::default());
         let screen = egui_wgpu::ScreenDescriptor {
             size_in_pixels: [self.config.width, self.config.height],
