@@ -1,0 +1,60 @@
+//! Module 4's measurements; writes CSV + SVG + sidecar JSON (and a trace, a flame graph) to
+//! `figures/`.
+//!
+//! ```text
+//! cargo run --release -p profiling_lab --bin profiling_figures -- --help
+//! ```
+
+mod flamegraph;
+mod nms;
+mod overheads;
+mod span_cost;
+mod trace;
+
+use clap::Parser;
+
+pub const PARTS: [&str; 5] = ["span_cost", "trace", "nms", "overheads", "flamegraph"];
+
+#[derive(Parser)]
+#[command(
+    about = "Module 4's figures: span cost, a CPU+GPU trace, NMS, profiler overheads, a flame graph"
+)]
+pub struct Args {
+    #[command(flatten)]
+    pub figures: bench_harness::FigureArgs,
+    /// The workload binary the profilers run (overheads, flamegraph); build it with
+    /// `cargo build --profile profiling -p profiling_lab --bin profiling_workload`.
+    #[arg(long, default_value = "target/profiling/profiling_workload")]
+    pub workload: std::path::PathBuf,
+}
+
+fn main() -> std::process::ExitCode {
+    match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> anyhow::Result<()> {
+    let args = Args::parse();
+    args.figures.start(&PARTS)?;
+    if args.figures.wants("span_cost") {
+        span_cost::run(&args)?;
+    }
+    if args.figures.wants("trace") {
+        trace::run(&args)?;
+    }
+    if args.figures.wants("nms") {
+        nms::run(&args)?;
+    }
+    if args.figures.wants("overheads") {
+        overheads::run(&args)?;
+    }
+    if args.figures.wants("flamegraph") {
+        flamegraph::run(&args)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,71 @@
+//! `profiling_nms`: the scanning and the sorted NMS on generated boxes: time and work counts.
+
+use bench_harness::{Csv, LineChart, Series, Sidecar, black_box, figures_dir, measure};
+use profiling_lab::yolo::{generated_detections, nms_scan, nms_sorted};
+
+use crate::Args;
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let counts: &[usize] = if args.figures.quick {
+        &[250, 1000]
+    } else {
+        &[250, 500, 1000, 2000, 4000, 8000]
+    };
+    let samples = if args.figures.quick { 3 } else { 11 };
+    let mut csv = Csv::new(&[
+        "boxes",
+        "version",
+        "kept",
+        "iou_tests",
+        "scans",
+        "us_median",
+        "us_p10",
+        "us_p90",
+    ]);
+    let mut series = [Series::new("scan for the best"), Series::new("sort once")];
+    for &count in counts {
+        let dets = generated_detections(42, count, 640.0, 640.0);
+        for (version, nms) in [nms_scan, nms_sorted].into_iter().enumerate() {
+            let (kept, work) = nms(&dets, 0.25, 0.45);
+            let stats = measure(1, samples, || {
+                black_box(nms(black_box(&dets), 0.25, 0.45));
+            });
+            let us = |s: f64| s * 1e6;
+            series[version].point_with_spread(
+                count as f64,
+                us(stats.median),
+                us(stats.p10),
+                us(stats.p90),
+            );
+            csv.row(&[
+                count.to_string(),
+                ["scan", "sorted"][version].into(),
+                kept.len().to_string(),
+                work.iou_tests.to_string(),
+                work.scans.to_string(),
+                format!("{:.2}", us(stats.median)),
+                format!("{:.2}", us(stats.p10)),
+                format!("{:.2}", us(stats.p90)),
+            ]);
+        }
+    }
+    let dir = figures_dir();
+    csv.write(&dir.join("profiling_nms.csv"))?;
+    LineChart {
+        title: "Non-maximum suppression on generated boxes".into(),
+        subtitle: "score ≥ 0.25, IoU ≤ 0.45, per class; median and p10–p90".into(),
+        x_label: "candidate boxes".into(),
+        y_label: "µs per call".into(),
+        log_x: true,
+        log_y: true,
+        series: series.into(),
+        ..Default::default()
+    }
+    .write(&dir.join("profiling_nms.svg"))?;
+    Sidecar::new(
+        "profiling_nms",
+        "Scanning NMS against sorted NMS: wall time per call, IoU tests and candidates scanned.",
+    )
+    .write(&dir.join("profiling_nms.json"))?;
+    Ok(())
+}
