@@ -36,7 +36,11 @@ fn validation_before_the_loop_gives_the_same_energy_and_the_same_errors() {
     let frame = sensor_frame(5);
     let inside = validation::energy_checking_inside(&frame).unwrap();
     let valid = validation::ValidFrame::new(&frame).unwrap();
-    assert_eq!(inside, validation::energy(&valid), "same lanes, same order, same sum");
+    assert_eq!(
+        inside,
+        validation::energy(&valid),
+        "same lanes, same order, same sum"
+    );
 
     let mut bad = frame.clone();
     bad[10] = f32::NAN;
@@ -120,4 +124,14 @@ fn every_handoff_message_arrives() {
         assert_eq!(r.delivered, 300, "{kind:?}");
         assert_eq!(r.send.iterations, 300);
     }
+}
+
+#[test]
+fn a_call_per_frame_computes_what_a_call_per_sample_does() {
+    use realtime::rules::batching;
+    let frame = sensor_frame(6);
+    let (mut a, mut b) = (vec![0.0; frame.len()], vec![0.0; frame.len()]);
+    batching::per_sample(&frame, 0.5, &mut a);
+    batching::per_frame(&frame, 0.5, &mut b);
+    assert_eq!(a, b);
 }

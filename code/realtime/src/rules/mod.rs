@@ -2,6 +2,7 @@
 //! [`measure_all`], which times every variant the same way.
 
 pub mod allocation;
+pub mod batching;
 pub mod copying;
 pub mod handoff;
 pub mod keys;
@@ -24,13 +25,14 @@ pub struct Measured {
 }
 
 /// The rules `measure_rule` knows, in the order of the chapter.
-pub const RULES: [&str; 8] = [
+pub const RULES: [&str; 9] = [
     "allocation",
     "logging",
     "syscalls",
     "copying",
     "validation",
     "keys",
+    "batching",
     "handoff",
     "sleeping",
 ];
@@ -161,6 +163,19 @@ pub fn measure_rule(rule: &str, sizes: Sizes) -> Result<Vec<Measured>, MeasureEr
             vec![
                 m("keys", "string keys", before),
                 m("keys", "enum index", after),
+            ]
+        }
+        "batching" => {
+            let mut out = vec![0.0; frame.len()];
+            let before = time_each(w, n, |_| {
+                f64::from(batching::per_sample(&frame, 0.5, &mut out))
+            });
+            let after = time_each(w, n, |_| {
+                f64::from(batching::per_frame(&frame, 0.5, &mut out))
+            });
+            vec![
+                m("batching", "a call per sample", before),
+                m("batching", "a call per frame", after),
             ]
         }
         "handoff" => {
