@@ -2,6 +2,7 @@
 //! as a Chrome trace; `profiling_gpu_scopes.csv`: every GPU scope of every frame.
 
 use bench_harness::{Csv, Sidecar, figures_dir};
+use computational_graphs::random_graph::describe;
 use gpu_context::GpuScopes;
 use profiling_lab::chrome_trace::{ChromeTrace, add_gpu_frames};
 use profiling_lab::graph_frames::{Workload, profiled_frame};
@@ -59,6 +60,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             "size {size}, depth {depth}, {iterations} graph iterations per frame, {frames} frames \
              after one warm-up frame; GPU scopes placed at the end of each frame's submit span"
         ));
+        // The same graph for other tools (torch_profile.py reads this line).
+        sidecar
+            .notes
+            .push(format!("graph: {}", describe(1, size, depth)));
         sidecar.write(&dir.join(format!("{name}.json")))?;
     }
     Ok(())

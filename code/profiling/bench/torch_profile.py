@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""torch.profiler on the same random graph as `profiling_figures --only trace`.
+
+The graph (seed, size, depth and the Linear/ReLU/Softmax sequence) is read from the trace's
+sidecar, `profiling_graph_trace.json` (its note "graph: {...}"), so both traces show one network:
+same structure and shapes; the weights are drawn by torch from the same uniform distribution.
+Each frame runs the graph `iterations` times under `record_function` labels that match the Rust
+trace's GPU scopes ("graph", "iteration k").
+
+Writes into --out:
+  torch_graph_trace.json   Chrome trace (open in Perfetto next to profiling_graph_trace.trace.json)
+  torch_profile_ops.csv    per operator: calls, CPU time, device time (totals over the frames)
+  torch_profile.json       sidecar: torch version, device, commit, command, date
+
+    python3 code/profiling/bench/torch_profile.py --graph figures/profiling_graph_trace.json --out figures
+"""
+import argparse
+import csv
+import datetime
+import json
+import math
+import os
+import sys
+
+import torch
+from torch.profiler import ProfilerActivity, profile, record_function
+
+
+def read_graph(sidecar_path):
+    with open(sidecar_path) as f:
+        notes = json.load(f)["notes"]
+    for note in notes:
+        if note.startswith("graph: "):
+            return json.loads(note[len("graph: "):])
+    sys.exit(f"{sidecar_path} has no 'graph: ' note; run profiling_figures --only trace first")
+
+
+def network(graph, device):
+    """The layers as closures over their weights; x @ w + b as the Rust Linear computes it."""
+    n = graph["size"]
+    gen = torch.Generator().manual_seed(graph["seed"])
+    bound = 1.0 / math.sqrt(n)
+    layers = []
+    for kind in graph["layers"]:
+        if kind == "linear":
+            w = (torch.rand(n, n, generator=gen) * 2 - 1).mul_(bound).to(device)
+            b = (torch.rand(n, generator=gen) * 2 - 1).mul_(bound).to(device)
+            layers.append(lambda x, w=w, b=b: torch.addmm(b, x, w))
+        elif kind == "relu":
+            layers.append(torch.relu)
+        else:
+            layers.append(lambda x: torch.softmax(x, dim=1))
+    return layers
+
+
+def frame(layers, x, iterations):
+    with record_function("graph"):
+        for i in range(iterations):
+            with record_function(f"iteration {i}"):
+                h = x
+                for layer in layers:
+                    h = layer(h)
+    return h
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--graph", required=True, help="profiling_graph_trace.json (the sidecar)")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--iterations", type=int, default=4)
+    ap.add_argument("--frames", type=int, default=5)
+    args = ap.parse_args()
+
+    graph = read_graph(args.graph)
+    cuda = torch.cuda.is_available()
+    device = "cuda" if cuda else "cpu"
+    torch.backends.cuda.matmul.allow_tf32 = False
+    layers = network(graph, device)
+    x = torch.rand(graph["size"], graph["size"], device=device)
+    for _ in range(3):  # warm-up: kernels load, allocator caches fill
+        frame(layers, x, args.iterations).cpu()
+
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
+    with profile(activities=activities) as prof:
+        for _ in range(args.frames):
+            with record_function("frame"):
+                frame(layers, x, args.iterations).cpu()
+
+    os.makedirs(args.out, exist_ok=True)
+    prof.export_chrome_trace(os.path.join(args.out, "torch_graph_trace.json"))
+    with open(os.path.join(args.out, "torch_profile_ops.csv"), "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["name", "calls", "cpu_total_us", "device_total_us"])
+        for e in prof.key_averages():
+            device_us = getattr(e, "device_time_total", getattr(e, "cuda_time_total", 0.0))
+            out.writerow([e.key, e.count, f"{e.cpu_time_total:.1f}", f"{device_us:.1f}"])
+    sidecar = {
+        "figure": "torch_profile",
+        "description": "torch.profiler of the random graph, same structure as profiling_graph_trace",
+        "graph": graph,
+        "torch": torch.__version__,
+        "device": torch.cuda.get_device_name() if cuda else "cpu",
+        "tf32": False,
+        "iterations": args.iterations,
+        "frames": args.frames,
+        "commit": os.environ.get("COURSE_COMMIT", "unknown"),
+        "command": " ".join(["python3"] + sys.argv),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "load_average": list(os.getloadavg()),
+    }
+    with open(os.path.join(args.out, "torch_profile.json"), "w") as f:
+        json.dump(sidecar, f, indent=2)
+    print(prof.key_averages().table(sort_by="cpu_time_total", row_limit=12))
+
+
+if __name__ == "__main__":
+    main()
