@@ -10,5 +10,6 @@
 pub mod bit_tricks;
 pub mod compression;
 pub mod floats;
+pub mod gpu_dot;
 pub mod integers;
 pub mod summation;

@@ -28,13 +28,15 @@ pub fn add_u8_every_way(a: u8, b: u8) -> OverflowModes {
 /// `as` between integers keeps the low bits (and reinterprets the sign); `as` from a float
 /// saturates and sends NaN to 0. `try_from` is the checked alternative for integers.
 pub fn as_casts() -> [(&'static str, i64); 6] {
+    // Through black_box, so the casts happen at run time as they would on real data.
+    let nan = std::hint::black_box(f32::NAN);
     [
         ("300_i32 as u8", i64::from(300_i32 as u8)),
         ("-1_i32 as u8", i64::from(-1_i32 as u8)),
         ("200_u8 as i8", i64::from(200_u8 as i8)),
         ("3.99_f32 as i32", i64::from(3.99_f32 as i32)),
         ("1e10_f32 as i32", i64::from(1e10_f32 as i32)),
-        ("f32::NAN as i32", i64::from(f32::NAN as i32)),
+        ("f32::NAN as i32", i64::from(nan as i32)),
     ]
 }
 // ANCHOR_END: as_casts

@@ -1,0 +1,95 @@
+//! Every figure and table of module 3's first part: float spacing and rounding error, summation
+//! error against n, the fast inverse square root's error, and the timed parts (inverse square
+//! root, integer division, compression decode). Writes `figures/numerics_*.{csv,svg,json}`.
+//!
+//! ```text
+//! numerics_figures                      every part
+//! numerics_figures --only spacing,summation
+//! numerics_figures --quick --allow-dirty --allow-busy   a smoke test
+//! ```
+
+mod floats_parts;
+mod gpu_part;
+mod timed_parts;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use bench_harness::{Csv, Sidecar, figures_dir};
+
+/// The deterministic parts (computed, the same on every machine) and the timed ones.
+const PARTS: [&str; 7] = [
+    "spacing",
+    "summation",
+    "inv_sqrt_error",
+    "gpu_dot",
+    "inv_sqrt_time",
+    "division",
+    "compression",
+];
+
+#[derive(clap::Parser)]
+#[command(about = "Module 3 part one: floats, summation, bit tricks, integers, compression")]
+struct Cli {
+    #[command(flatten)]
+    figures: bench_harness::FigureArgs,
+}
+
+fn main() -> ExitCode {
+    match run(clap::Parser::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    let args = &cli.figures;
+    args.start(&PARTS)?;
+    let quick = args.quick;
+    if args.wants("spacing") {
+        floats_parts::spacing()?;
+        floats_parts::rounding_error()?;
+    }
+    if args.wants("summation") {
+        floats_parts::summation(quick)?;
+    }
+    if args.wants("inv_sqrt_error") {
+        floats_parts::inv_sqrt_error(quick)?;
+    }
+    if args.wants("gpu_dot") {
+        gpu_part::gpu_dot_table(quick)?;
+    }
+    if args.wants("inv_sqrt_time") {
+        timed_parts::inv_sqrt_time(quick)?;
+    }
+    if args.wants("division") {
+        timed_parts::division(quick)?;
+    }
+    if args.wants("compression") {
+        timed_parts::compression(quick)?;
+    }
+    Ok(())
+}
+
+/// Writes a chart's SVG file(s) next to the CSV.
+pub type SvgWriter<'a> = &'a dyn Fn(&Path) -> std::io::Result<()>;
+
+/// Writes `<name>.csv`, the chart's `<name>.svg` (if any) and the sidecar `<name>.json`.
+pub fn write_figure(
+    name: &str,
+    csv: &Csv,
+    svg: Option<SvgWriter<'_>>,
+    sidecar: &Sidecar,
+) -> anyhow::Result<()> {
+    let dir = figures_dir();
+    csv.write(&dir.join(format!("{name}.csv")))?;
+    if let Some(write_svg) = svg {
+        write_svg(&dir.join(format!("{name}.svg")))?;
+    }
+    sidecar.write(&dir.join(format!("{name}.json")))?;
+    println!("wrote {}", dir.join(name).display());
+    Ok(())
+}
