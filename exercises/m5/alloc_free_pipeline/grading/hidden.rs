@@ -1,0 +1,134 @@
+//! Hidden tests. The grader puts a `grade_ok!` macro above this file; each test calls it last.
+
+use ex_m5_alloc_free_pipeline::{Block, Pipeline, Settings, SettingsError, reference};
+use realtime::counting_alloc::{CountingAllocator, allocations_on_this_thread};
+
+/// Counts this thread's allocations (the course's counting allocator, from `code/realtime`).
+#[global_allocator]
+static COUNTING: CountingAllocator = CountingAllocator;
+
+fn allocations() -> u64 {
+    allocations_on_this_thread()
+}
+
+#[test]
+fn alloc_free_pipeline_hidden_rejects_bad_settings() {
+    let e = |s: Settings| Pipeline::new(s).err();
+    assert_eq!(
+        e(Settings {
+            block_len: 0,
+            pole: 2.0,
+            clip: -1.0
+        }),
+        Some(SettingsError::EmptyBlock)
+    );
+    assert_eq!(
+        e(Settings {
+            pole: 1.0,
+            clip: -1.0,
+            ..S
+        }),
+        Some(SettingsError::PoleOutOfRange { pole: 1.0 })
+    );
+    assert_eq!(
+        e(Settings { pole: -0.1, ..S }),
+        Some(SettingsError::PoleOutOfRange { pole: -0.1 })
+    );
+    assert!(matches!(
+        e(Settings {
+            pole: f32::NAN,
+            ..S
+        }),
+        Some(SettingsError::PoleOutOfRange { .. })
+    ));
+    assert_eq!(
+        e(Settings { clip: 0.0, ..S }),
+        Some(SettingsError::ClipNotPositive { clip: 0.0 })
+    );
+    assert!(matches!(
+        e(Settings {
+            clip: f32::NAN,
+            ..S
+        }),
+        Some(SettingsError::ClipNotPositive { .. })
+    ));
+    assert!(
+        Pipeline::new(Settings {
+            block_len: 1,
+            pole: 0.0,
+            clip: f32::MIN_POSITIVE
+        })
+        .is_ok()
+    );
+    grade_ok!("alloc_free_pipeline_hidden_rejects_bad_settings");
+}
+
+#[test]
+fn alloc_free_pipeline_hidden_matches_the_reference() {
+    for (len, s) in [
+        (4800, S),
+        (
+            1000,
+            Settings {
+                block_len: 1,
+                pole: 0.0,
+                clip: 0.5,
+            },
+        ),
+        (
+            999,
+            Settings {
+                block_len: 100,
+                pole: 0.5,
+                clip: 0.2,
+            },
+        ),
+    ] {
+        let x = signal(len, len as u64);
+        let expected = reference::blocks(&x, &s).unwrap();
+        assert_eq!(streamed(&x, s, &[len]), expected, "{s:?}");
+        assert!(expected.iter().any(|b| b.clipped > 0) || s.clip > 0.9);
+    }
+    grade_ok!("alloc_free_pipeline_hidden_matches_the_reference");
+}
+
+#[test]
+fn alloc_free_pipeline_hidden_any_chunking_gives_the_same_blocks() {
+    let x = signal(5000, 3);
+    let expected = reference::blocks(&x, &S).unwrap();
+    for chunks in [&[1][..], &[47], &[48], &[49], &[3, 100, 1, 7], &[480]] {
+        assert_eq!(streamed(&x, S, chunks), expected, "chunks {chunks:?}");
+    }
+    grade_ok!("alloc_free_pipeline_hidden_any_chunking_gives_the_same_blocks");
+}
+
+#[test]
+fn alloc_free_pipeline_hidden_empty_and_tiny_chunks() {
+    let mut p = Pipeline::new(S).unwrap();
+    let mut out = Vec::with_capacity(4);
+    p.process(&[], &mut out);
+    p.process(&[0.5; 47], &mut out);
+    assert!(out.is_empty(), "47 samples: no complete block yet");
+    p.process(&[], &mut out);
+    p.process(&[0.5], &mut out);
+    let expected = reference::blocks(&[0.5; 48], &S).unwrap();
+    assert_eq!(out, expected);
+    grade_ok!("alloc_free_pipeline_hidden_empty_and_tiny_chunks");
+}
+
+#[test]
+fn alloc_free_pipeline_hidden_process_allocates_nothing() {
+    let x = signal(48_000, 9);
+    let mut p = Pipeline::new(S).unwrap();
+    let mut out = Vec::with_capacity(x.len() / S.block_len + 1);
+    let before = allocations();
+    for chunk in x.chunks(480) {
+        p.process(chunk, &mut out);
+    }
+    for chunk in x.chunks(7) {
+        p.process(chunk, &mut out);
+    }
+    assert_eq!(allocations() - before, 0, "process allocated");
+    assert_eq!(out.len(), 2000);
+    grade_ok!("alloc_free_pipeline_hidden_process_allocates_nothing");
+}
