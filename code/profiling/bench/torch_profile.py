@@ -53,6 +53,7 @@ def network(graph, device):
     return layers
 
 
+# ANCHOR: frame
 def frame(layers, x, iterations):
     with record_function("graph"):
         for i in range(iterations):
@@ -61,6 +62,7 @@ def frame(layers, x, iterations):
                 for layer in layers:
                     h = layer(h)
     return h
+# ANCHOR_END: frame
 
 
 def main():

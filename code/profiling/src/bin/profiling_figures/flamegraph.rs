@@ -11,10 +11,22 @@ use crate::Args;
 
 // ANCHOR: flamegraph
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let runs = if args.figures.quick { "3" } else { "30" };
+    let runs = if args.figures.quick { "3" } else { "10" };
     let data = std::env::temp_dir().join(format!("profiling_perf_{}.data", std::process::id()));
     let status = Command::new("perf")
-        .args(["record", "-q", "-e", "cpu-clock", "-F", "4999", "-g", "-o"])
+        // DWARF unwinding works on any build with unwind tables; with frame pointers
+        // (the `profiling` build), `-g` is cheaper per sample.
+        .args([
+            "record",
+            "-q",
+            "-e",
+            "cpu-clock",
+            "-F",
+            "999",
+            "--call-graph",
+            "dwarf",
+            "-o",
+        ])
         .arg(&data)
         .arg("--")
         .arg(&args.workload)
@@ -34,7 +46,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     inferno::collapse::perf::Folder::default()
         .collapse(BufReader::new(&script.stdout[..]), &mut folded)?;
     let mut options = inferno::flamegraph::Options::default();
-    options.title = "CPU graph runner (perf, cpu-clock, 4999 Hz)".into();
+    options.title = "CPU graph runner (perf, cpu-clock, 999 Hz, DWARF call graphs)".into();
     let dir = figures_dir();
     std::fs::create_dir_all(&dir)?;
     let svg = std::fs::File::create(dir.join("profiling_flamegraph.svg"))?;
@@ -45,7 +57,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         "A flame graph of the CPU graph runner: perf samples folded by inferno.",
     );
     sidecar.notes.push(format!(
-        "perf record -e cpu-clock -F 4999 -g -- {} --runs {runs}; perf script | \
+        "perf record -e cpu-clock -F 999 --call-graph dwarf -- {} --runs {runs}; perf script | \
          inferno collapse-perf | inferno flamegraph (as library calls)",
         args.workload.display()
     ));

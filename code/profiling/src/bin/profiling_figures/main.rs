@@ -22,9 +22,10 @@ pub const PARTS: [&str; 5] = ["span_cost", "trace", "nms", "overheads", "flamegr
 pub struct Args {
     #[command(flatten)]
     pub figures: bench_harness::FigureArgs,
-    /// The workload binary the profilers run (overheads, flamegraph); build it with
-    /// `cargo build --profile profiling -p profiling_lab --bin profiling_workload`.
-    #[arg(long, default_value = "target/profiling/profiling_workload")]
+    /// The workload binary the profilers run (overheads, flamegraph): `cargo build --release -p
+    /// profiling_lab --bin profiling_workload`, or the `profiling` build (line tables, and frame
+    /// pointers through RUSTFLAGS), at target/profiling/profiling_workload.
+    #[arg(long, default_value = "target/release/profiling_workload")]
     pub workload: std::path::PathBuf,
 }
 

@@ -84,9 +84,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let workload = &args.workload;
     if !workload.exists() {
         bail!(
-            "{} does not exist: build it with `RUSTFLAGS=\"-C force-frame-pointers=yes\" cargo \
-             build --profile profiling -p profiling_lab --bin profiling_workload`, or pass \
-             --workload",
+            "{} does not exist: build it with `cargo build --release -p profiling_lab --bin \
+             profiling_workload`, or pass --workload",
             workload.display()
         );
     }
