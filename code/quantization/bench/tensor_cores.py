@@ -1,0 +1,118 @@
+"""Tensor-core matmul throughput with PyTorch, beside the course's WGSL GEMM in the same run.
+
+fp32 (TF32 off), tf32, bf16, fp16, fp8 (e4m3 through torch._scaled_mm) and fp16 with 2:4
+semi-structured sparsity (torch.sparse.to_sparse_semi_structured). Writes
+<out>/quant_<machine>_tensor_cores.csv and a .json sidecar naming Python, PyTorch, CUDA and GPU.
+
+    python3 code/quantization/bench/tensor_cores.py --out figures --machine h100 [--quick]
+"""
+
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import sys
+
+import torch
+
+
+def timed(fn, reps):
+    """Median seconds per call, from CUDA events around `reps` calls, five samples."""
+    fn()
+    torch.cuda.synchronize()
+    samples = []
+    for _ in range(5):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(reps):
+            fn()
+        end.record()
+        torch.cuda.synchronize()
+        samples.append(start.elapsed_time(end) / 1000.0 / reps)
+    samples.sort()
+    return samples[2], samples[0], samples[4]
+
+
+def cases(n):
+    """(label, function) pairs for an n×n·n×n product; a case the build lacks is skipped."""
+    dev = "cuda"
+    a32, b32 = torch.randn(n, n, device=dev), torch.randn(n, n, device=dev)
+
+    def fp32():
+        torch.backends.cuda.matmul.allow_tf32 = False
+        return a32 @ b32
+
+    def tf32():
+        torch.backends.cuda.matmul.allow_tf32 = True
+        return a32 @ b32
+
+    a16, b16 = a32.half(), b32.half()
+    abf, bbf = a32.bfloat16(), b32.bfloat16()
+    out = [("fp32", fp32), ("tf32", tf32), ("bf16", lambda: abf @ bbf), ("fp16", lambda: a16 @ b16)]
+    if hasattr(torch, "float8_e4m3fn") and hasattr(torch, "_scaled_mm"):
+        a8 = a32.to(torch.float8_e4m3fn)
+        b8 = b32.t().contiguous().to(torch.float8_e4m3fn).t()  # column-major second operand
+        one = torch.tensor(1.0, device=dev)
+        out.append(("fp8 e4m3", lambda: torch._scaled_mm(a8, b8, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)))
+    try:
+        from torch.sparse import to_sparse_semi_structured
+
+        # Keep the two largest |values| of every group of four along each row: a 2:4 pattern.
+        groups = a16.abs().reshape(n, n // 4, 4)
+        keep = groups.topk(2, dim=-1).indices
+        mask = torch.zeros_like(groups, dtype=torch.bool).scatter_(-1, keep, True).reshape(n, n)
+        sparse = to_sparse_semi_structured(a16 * mask)
+        out.append(("fp16 2:4 sparse", lambda: sparse @ b16))
+    except Exception as e:  # noqa: BLE001 - report what the build lacks, measure the rest
+        print(f"2:4 semi-structured not measured: {e}", file=sys.stderr)
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--out", default="figures")
+    p.add_argument("--machine", default="h100")
+    p.add_argument("--quick", action="store_true")
+    args = p.parse_args()
+    if not torch.cuda.is_available():
+        sys.exit("no CUDA device: this script measures NVIDIA tensor cores")
+    sizes = [1024, 2048] if args.quick else [2048, 4096, 8192]
+    name = f"quant_{args.machine}_tensor_cores"
+    rows = []
+    for n in sizes:
+        for label, fn in cases(n):
+            try:
+                med, lo, hi = timed(fn, 3 if n >= 8192 else 10)
+            except Exception as e:  # noqa: BLE001
+                print(f"{label} n={n} failed: {e}", file=sys.stderr)
+                continue
+            tflops = 2 * n**3 / med / 1e12
+            rows.append({"kind": label, "n": n, "median_s": f"{med:.6e}", "p10_s": f"{lo:.6e}", "p90_s": f"{hi:.6e}", "tflops": f"{tflops:.2f}"})
+            print(f"{label:>16} n={n}: {tflops:8.1f} TFLOP/s")
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, name + ".csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+    sidecar = {
+        "figure": name,
+        "description": "PyTorch matmul throughput per number format, and 2:4 semi-structured sparsity",
+        "program": "code/quantization/bench/tensor_cores.py",
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "gpu": torch.cuda.get_device_name(0),
+        "commit": os.environ.get("COURSE_COMMIT", "unknown"),
+        "command": " ".join(sys.argv),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        "load_average": list(os.getloadavg()),
+        "notes": ["median of 5 samples; min as p10, max as p90; multiply-adds count as 2 FLOP"],
+    }
+    with open(os.path.join(args.out, name + ".json"), "w") as f:
+        json.dump(sidecar, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()

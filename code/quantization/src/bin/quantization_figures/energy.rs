@@ -1,0 +1,115 @@
+use std::time::{Duration, Instant};
+
+use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
+use gpu_context::GpuContext;
+use quantization::energy::EnergyMeter;
+use quantization::gemm::{GemmKind, GemmOnDevice};
+
+use super::{figure_name, sidecar};
+
+/// The "model": one 4096×4096 layer (the size of a small language model's projection).
+const WIDTH: usize = 4096;
+
+// ANCHOR: energy_sweep
+/// For each format and batch: latency of one batch, and (with a counter) joules per inference
+/// above idle, from enough repetitions to fill `span`.
+pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
+    let (width, batches, span): (usize, &[usize], _) = if args.quick {
+        (256, &[1, 16, 64], Duration::from_millis(30))
+    } else {
+        (WIDTH, &[1, 4, 16, 64, 256, 1024, 4096], Duration::from_millis(350))
+    };
+    let meter = EnergyMeter::open();
+    let mut notes = vec![format!("one {width}×{width} layer per inference, tiled WGSL GEMM kernels")];
+    let idle = match &meter {
+        Ok(m) => {
+            let w = m.idle_watts(Duration::from_millis(if args.quick { 100 } else { 1000 }))?;
+            notes.push(format!("NVML energy counter of {}; idle power {w:.1} W subtracted", m.gpu_name));
+            Some(w)
+        }
+        Err(e) => {
+            eprintln!("energy: {e}; latency only");
+            notes.push(format!("no energy measured: {e}"));
+            None
+        }
+    };
+    let name = figure_name(args, "energy_batch");
+    let mut csv = Csv::new(&["kind", "batch", "latency_s", "inferences_per_s", "joules_per_inference", "avg_watts"]);
+    let (mut joules, mut latency) = (Vec::new(), Vec::new());
+    for kind in [GemmKind::F32, GemmKind::F16, GemmKind::Int8] {
+        let (mut sj, mut sl) = (Series::new(kind.label()), Series::new(kind.label()));
+        for &batch in batches {
+            let Ok(gemm) = GemmOnDevice::new(ctx, kind, batch, width, width, 2) else {
+                notes.push(format!("{} not supported here", kind.label()));
+                break;
+            };
+            gemm.time(ctx, 2)?;
+            let one = gemm.time(ctx, 5)?;
+            // Back-to-back submissions of `reps` dispatches until `span` has passed.
+            let reps = ((span.as_secs_f64() / 10.0 / one).ceil() as usize).clamp(1, 2000);
+            let mut done = 0usize;
+            let mut run = || {
+                let start = Instant::now();
+                while start.elapsed() < span {
+                    let mut e = ctx.device.create_command_encoder(&Default::default());
+                    gemm.record(&mut e, reps);
+                    ctx.queue.submit([e.finish()]);
+                    ctx.wait().expect("GPU wait");
+                    done += reps;
+                }
+            };
+            let (per_inference, watts) = match (&meter, idle) {
+                (Ok(m), Some(idle)) => {
+                    let (j, s) = m.measure(&mut run)?;
+                    let inferences = (done * batch) as f64;
+                    (Some((j - idle * s) / inferences), Some(j / s))
+                }
+                _ => {
+                    run();
+                    (None, None)
+                }
+            };
+            let fmt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.6e}"));
+            csv.row(&[kind.label().into(), batch.to_string(), format!("{one:.6e}"), format!("{:.6e}", batch as f64 / one), fmt(per_inference), fmt(watts)]);
+            sl.point(batch as f64 / one, one * 1e3);
+            if let Some(j) = per_inference {
+                sj.point(batch as f64, j * 1e3);
+            }
+            eprintln!("energy {} batch {batch}: {:.3} ms, {:?} J/inference", kind.label(), one * 1e3, per_inference);
+        }
+        joules.push(sj);
+        latency.push(sl);
+    }
+    // ANCHOR_END: energy_sweep
+    let dir = figures_dir();
+    csv.write(&dir.join(format!("{name}.csv")))?;
+    let adapter = ctx.adapter.get_info().name;
+    if idle.is_some() {
+        LineChart {
+            title: "Energy per inference against batch size".into(),
+            subtitle: format!("{adapter}, wgpu 30; NVML counter, idle power subtracted"),
+            x_label: "batch size".into(),
+            y_label: "millijoules per inference (above idle)".into(),
+            log_x: true,
+            log_y: true,
+            series: joules,
+            markers: vec![],
+        }
+        .write(&dir.join(format!("{name}.svg")))?;
+    }
+    let lat_name = figure_name(args, "latency_throughput");
+    LineChart {
+        title: "Latency against throughput as the batch grows".into(),
+        subtitle: format!("{adapter}, wgpu 30; one {width}×{width} layer; batches {batches:?}"),
+        x_label: "inferences per second".into(),
+        y_label: "latency of one batch (ms)".into(),
+        log_x: true,
+        log_y: true,
+        series: latency,
+        markers: vec![],
+    }
+    .write(&dir.join(format!("{lat_name}.svg")))?;
+    sidecar(&name, "Joules per inference and latency against batch size", Some(ctx), notes)
+        .write(&dir.join(format!("{name}.json")))?;
+    Ok(())
+}

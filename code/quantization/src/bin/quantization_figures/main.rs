@@ -1,0 +1,75 @@
+//! Figures of module 3, part 2 (run from the repository root):
+//!
+//! - `bits`: the spiral model's accuracy against weight bit width (deterministic, any machine);
+//! - `gemm`: GEMM throughput of f32, f16 and int8 in WGSL on the GPU;
+//! - `energy`: joules per inference and latency against batch size (NVML, `--features nvml`);
+//! - `sparse`: dense vs CSR vs 2:4 Linear time against sparsity, on the GPU and on the CPU.
+
+mod bits;
+mod energy;
+mod gemm;
+mod sparse;
+
+use anyhow::Context;
+use bench_harness::{FigureArgs, Sidecar};
+use clap::Parser;
+use gpu_context::{GpuContext, Requirements, wgpu};
+
+const PARTS: &[&str] = &["bits", "gemm", "energy", "sparse-gpu", "sparse-cpu"];
+
+#[derive(Parser)]
+#[command(about = "Quantization, sparsity and energy figures (see the crate README)")]
+struct Cli {
+    #[command(flatten)]
+    figures: FigureArgs,
+}
+
+/// File names carry the machine label when one is given (`quant_h100_gemm`).
+fn figure_name(args: &FigureArgs, name: &str) -> String {
+    match &args.machine {
+        Some(m) => format!("quant_{m}_{name}"),
+        None => format!("quant_{name}"),
+    }
+}
+
+/// f16 when the adapter offers it, without it otherwise.
+fn open_gpu() -> anyhow::Result<GpuContext> {
+    let f16 = Requirements { features: wgpu::Features::SHADER_F16, ..Default::default() };
+    GpuContext::with_requirements(&f16)
+        .or_else(|_| GpuContext::new())
+        .context("the GPU parts need an adapter (lavapipe will do for a smoke test)")
+}
+
+fn sidecar(name: &str, description: &str, ctx: Option<&GpuContext>, notes: Vec<String>) -> Sidecar {
+    let mut s = Sidecar::new(name, description);
+    s.adapter_json = ctx.map(|c| c.report().to_json());
+    s.notes = notes;
+    s
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let args = &cli.figures;
+    args.start(PARTS)?;
+    if args.wants("bits") {
+        bits::run(args)?;
+    }
+    let gpu_parts = ["gemm", "energy", "sparse-gpu"];
+    if gpu_parts.iter().any(|p| args.wants(p)) {
+        let ctx = open_gpu()?;
+        eprintln!("GPU: {}", ctx.report().to_json());
+        if args.wants("gemm") {
+            gemm::run(args, &ctx)?;
+        }
+        if args.wants("energy") {
+            energy::run(args, &ctx)?;
+        }
+        if args.wants("sparse-gpu") {
+            sparse::run_gpu(args, &ctx)?;
+        }
+    }
+    if args.wants("sparse-cpu") {
+        sparse::run_cpu(args)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,23 @@
+//! Module 3, part 2: quantization, sparsity and pruning, as operators of the course's graphs.
+//!
+//! 1. [`affine`] and [`fake_quant`]: the map between reals and b-bit integers, per tensor or
+//!    per channel, and how a range is calibrated;
+//! 2. [`int8`] and [`group4`]: packed int8 arithmetic with i32 sums, 4-bit group quantization;
+//! 3. [`prune`] and [`sparse`]: magnitude, structured and 2:4 pruning; CSR and 2:4 layouts;
+//! 4. [`ops`]: quantized and sparse Linear layers as `graph::CustomOperator`s (CPU + WGSL);
+//! 5. [`model`]: a tiny spiral classifier trained here, its weights in safetensors;
+//! 6. [`gemm`] and [`energy`]: GPU GEMM kernels for f32, f16 and int8, and joules per inference.
+
+pub mod affine;
+pub mod energy;
+mod error;
+pub mod fake_quant;
+pub mod gemm;
+pub mod group4;
+pub mod int8;
+pub mod model;
+pub mod ops;
+pub mod prune;
+pub mod sparse;
+
+pub use error::QuantError;

@@ -1,0 +1,29 @@
+use computational_graphs::rng::SplitMix64;
+use computational_graphs::tensor::Tensor2D;
+
+/// Points (m×2) and their class labels.
+#[derive(Clone, Debug)]
+pub struct Dataset {
+    pub x: Tensor2D,
+    pub labels: Vec<usize>,
+}
+
+// ANCHOR: spirals
+/// `classes` interleaved spiral arms, `per_class` points each, with a little noise: a problem a
+/// linear model cannot solve and a small MLP can. The same seed gives the same points everywhere.
+pub fn spirals(classes: usize, per_class: usize, seed: u64) -> Dataset {
+    let mut rng = SplitMix64::new(seed);
+    let mut data = Vec::with_capacity(classes * per_class * 2);
+    let mut labels = Vec::with_capacity(classes * per_class);
+    for c in 0..classes {
+        for i in 0..per_class {
+            let t = i as f32 / per_class as f32; // 0 at the centre, 1 at the end of the arm
+            let angle = 4.0 * t + c as f32 * std::f32::consts::TAU / classes as f32 + rng.symmetric(0.2);
+            data.extend([t * angle.cos(), t * angle.sin()]);
+            labels.push(c);
+        }
+    }
+    let x = Tensor2D::new(classes * per_class, 2, data).expect("two numbers per point");
+    Dataset { x, labels }
+}
+// ANCHOR_END: spirals

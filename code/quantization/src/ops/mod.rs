@@ -1,0 +1,49 @@
+//! The quantized and sparse Linear layers as custom operators of the course's graphs: each has
+//! a shape rule, a CPU implementation and a WGSL kernel, so the CPU and GPU runners, immediate
+//! mode and the compiler all run it.
+//!
+//! The graph's buffers hold f32 tensors. These operators own their weights in a compressed form
+//! (int8, CSR, 2:4), so the packed words travel in the kernel's `params` buffer, which the GPU
+//! runner uploads once when the graph is built.
+
+mod quant_linear;
+mod sparse_linear;
+
+pub use quant_linear::{DotKind, QuantLinear};
+pub use sparse_linear::SparseLinear;
+
+use computational_graphs::Error;
+
+fn one_input(inputs: &[(usize, usize)], k: usize) -> Result<usize, String> {
+    match inputs {
+        [(m, cols)] if *cols == k => Ok(*m),
+        [(_, cols)] => Err(format!(
+            "the input has {cols} columns but the layer takes {k} features: feed it m×{k}"
+        )),
+        _ => Err(format!("takes one input (m×{k}), got {}", inputs.len())),
+    }
+}
+
+fn shape_error(op: &'static str, detail: String) -> Error {
+    Error::Shape { op, detail }
+}
+
+fn check_output(op: &'static str, want: (usize, usize), got: (usize, usize)) -> Result<(), Error> {
+    if want == got {
+        Ok(())
+    } else {
+        Err(shape_error(op, format!("the output buffer is {got:?}, the layer makes {want:?}")))
+    }
+}
+
+fn u32_of(op: &'static str, n: usize) -> Result<u32, Error> {
+    u32::try_from(n).map_err(|_| Error::Unsupported {
+        kernel: op,
+        detail: format!("{n} does not fit the kernel's 32-bit indices: split the layer"),
+    })
+}
+
+/// 16×16 workgroups over (columns, rows).
+fn grid(m: usize, n: usize) -> [u32; 3] {
+    [n.div_ceil(16) as u32, m.div_ceil(16) as u32, 1]
+}
