@@ -45,14 +45,16 @@ pub fn f16_bits(x: f32) -> u16 {
 }
 
 // ANCHOR: relative_error
-/// The largest relative error of rounding to `format` over `samples` evenly spaced points of
+/// The largest relative error of rounding to `format` over `samples` scattered points of
 /// the binade `[2^k, 2^(k+1))`. `None` when the binade overflows the format.
 pub fn max_relative_error_in_binade(format: Format, k: i32, samples: u32) -> Option<f64> {
     let lo = 2f64.powi(k);
     let mut worst: f64 = 0.0;
     for i in 0..samples {
-        // Points as f32, as a real conversion would see them.
-        let x = f64::from((lo + lo * f64::from(i) / f64::from(samples)) as f32);
+        // Points spread by the golden ratio, not on a grid: grid points such as 1 + i/256 are
+        // often exactly representable and would hide the error. As f32, as real data arrives.
+        let offset = ((f64::from(i) + 0.5) * 0.618_033_988_749_895).fract();
+        let x = f64::from((lo * (1.0 + offset)) as f32);
         let rounded = format.round(x);
         if !rounded.is_finite() {
             return None;
