@@ -6,8 +6,11 @@ use proptest::test_runner::{Config, TestRunner};
 
 /// Values of every width: a random u32 shifted right by a random amount.
 fn any_widths() -> impl Strategy<Value = Vec<u32>> {
-    proptest::collection::vec((any::<u32>(), 0u32..33), 0..700)
-        .prop_map(|v| v.into_iter().map(|(x, s)| x.checked_shr(s).unwrap_or(0)).collect())
+    proptest::collection::vec((any::<u32>(), 0u32..33), 0..700).prop_map(|v| {
+        v.into_iter()
+            .map(|(x, s)| x.checked_shr(s).unwrap_or(0))
+            .collect()
+    })
 }
 
 #[test]
@@ -32,7 +35,9 @@ fn bitpack_codec_hidden_size_is_minimal() {
         .run(&any_widths(), |values| {
             prop_assert_eq!(encode(&values).len(), encoded_len(&values));
             // The bound: never more than the raw bytes plus 4 + one byte per block.
-            prop_assert!(encode(&values).len() <= 4 * values.len() + 4 + values.len().div_ceil(BLOCK));
+            prop_assert!(
+                encode(&values).len() <= 4 * values.len() + 4 + values.len().div_ceil(BLOCK)
+            );
             Ok(())
         })
         .unwrap();
@@ -43,7 +48,10 @@ fn bitpack_codec_hidden_size_is_minimal() {
 #[test]
 fn bitpack_codec_hidden_known_bytes() {
     // Width 3: 5 = 101, 2 = 010, 7 = 111 → bits 101 010 111 from the low end: 0b1101_0101, 0b1.
-    assert_eq!(encode(&[5, 2, 7]), vec![3, 0, 0, 0, 3, 0b1101_0101, 0b0000_0001]);
+    assert_eq!(
+        encode(&[5, 2, 7]),
+        vec![3, 0, 0, 0, 3, 0b1101_0101, 0b0000_0001]
+    );
     let mut two_blocks = vec![1u32; BLOCK];
     two_blocks.push(255);
     let bytes = encode(&two_blocks);
@@ -65,7 +73,10 @@ fn bitpack_codec_hidden_truncated_streams_are_errors() {
     }
     let mut longer = bytes.clone();
     longer.push(0);
-    assert_eq!(decode(&longer), Err(DecodeError::TrailingBytes { extra: 1 }));
+    assert_eq!(
+        decode(&longer),
+        Err(DecodeError::TrailingBytes { extra: 1 })
+    );
     grade_ok!("bitpack_codec_hidden_truncated_streams_are_errors");
 }
 

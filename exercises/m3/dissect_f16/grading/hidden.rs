@@ -9,7 +9,11 @@ fn dissect_f16_hidden_fields_of_every_pattern() {
     for bits in 0..=u16::MAX {
         let p = dissect(bits);
         assert_eq!(p.negative, bits & 0x8000 != 0, "sign of {bits:#06x}");
-        assert_eq!(u16::from(p.exponent_field), (bits >> 10) & 0x1f, "exponent of {bits:#06x}");
+        assert_eq!(
+            u16::from(p.exponent_field),
+            (bits >> 10) & 0x1f,
+            "exponent of {bits:#06x}"
+        );
         assert_eq!(p.mantissa_field, bits & 0x3ff, "mantissa of {bits:#06x}");
     }
     grade_ok!("dissect_f16_hidden_fields_of_every_pattern");
@@ -23,7 +27,11 @@ fn dissect_f16_hidden_value_of_every_pattern() {
         if want.is_nan() {
             assert!(got.is_nan(), "{bits:#06x} is a NaN, got {got}");
         } else {
-            assert_eq!(got.to_bits(), want.to_bits(), "value of {bits:#06x}: {got} vs {want}");
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "value of {bits:#06x}: {got} vs {want}"
+            );
         }
     }
     grade_ok!("dissect_f16_hidden_value_of_every_pattern");
@@ -52,7 +60,9 @@ fn dissect_f16_hidden_class_of_every_pattern() {
 #[test]
 fn dissect_f16_hidden_nan_patterns() {
     // 2 × 1023 NaN patterns: every non-zero mantissa under an all-ones exponent, either sign.
-    let nans = (0..=u16::MAX).filter(|&b| dissect(b).kind == Kind::Nan).count();
+    let nans = (0..=u16::MAX)
+        .filter(|&b| dissect(b).kind == Kind::Nan)
+        .count();
     assert_eq!(nans, 2046);
     for bits in [0x7c01u16, 0x7fff, 0xfc01, 0xfe00] {
         assert!(dissect(bits).value.is_nan(), "{bits:#06x}");
