@@ -15,7 +15,7 @@ use crate::Args;
 const TOOLS: [(&str, &[&str]); 4] = [
     ("bare", &[]),
     (
-        "perf record (cpu-clock, 999 Hz, call graphs)",
+        "perf record (cpu-clock, 999 Hz, DWARF call graphs)",
         &[
             "perf",
             "record",
@@ -24,7 +24,8 @@ const TOOLS: [(&str, &[&str]); 4] = [
             "cpu-clock",
             "-F",
             "999",
-            "-g",
+            "--call-graph",
+            "dwarf",
             "-o",
             "{out}",
             "--",
