@@ -33,17 +33,35 @@ impl Affine {
                 // [-(2^(b-1) - 1), 2^(b-1) - 1]: leave out -2^(b-1) so the range is symmetric.
                 let qmax = (1 << (bits - 1)) - 1;
                 let scale = min.abs().max(max) / qmax as f32;
-                Affine { scale, zero: 0, qmin: -qmax, qmax }
+                Affine {
+                    scale,
+                    zero: 0,
+                    qmin: -qmax,
+                    qmax,
+                }
             }
             Scheme::Asymmetric => {
                 let (qmin, qmax) = (0, (1 << bits) - 1);
                 let scale = (max - min) / qmax as f32;
-                let zero = if scale > 0.0 { (-min / scale).round_ties_even() as i32 } else { 0 };
-                Affine { scale, zero, qmin, qmax }
+                let zero = if scale > 0.0 {
+                    (-min / scale).round_ties_even() as i32
+                } else {
+                    0
+                };
+                Affine {
+                    scale,
+                    zero,
+                    qmin,
+                    qmax,
+                }
             }
         };
         // An all-zero tensor: any scale works; 1 avoids dividing by zero.
-        Ok(if a.scale > 0.0 { a } else { Affine { scale: 1.0, ..a } })
+        Ok(if a.scale > 0.0 {
+            a
+        } else {
+            Affine { scale: 1.0, ..a }
+        })
     }
 
     /// Round to nearest (ties to even, as WGSL's `round`), then saturate to the range.
@@ -93,7 +111,10 @@ mod tests {
     #[test]
     fn symmetric_int8_maps_the_extremes_to_plus_minus_127() {
         let a = Affine::fit(-2.0, 1.0, 8, Scheme::Symmetric).unwrap();
-        assert_eq!((a.quantize(-2.0), a.quantize(2.0), a.quantize(0.0)), (-127, 127, 0));
+        assert_eq!(
+            (a.quantize(-2.0), a.quantize(2.0), a.quantize(0.0)),
+            (-127, 127, 0)
+        );
         assert_eq!(a.quantize(100.0), 127, "saturates");
     }
 

@@ -13,7 +13,9 @@ pub enum EnergyError {
          rebuild with `--features nvml` on a machine with an NVIDIA GPU"
     )]
     NotBuilt,
-    #[error("no GPU energy counter on this machine ({detail}); energy figures need an NVIDIA GPU with its driver")]
+    #[error(
+        "no GPU energy counter on this machine ({detail}); energy figures need an NVIDIA GPU with its driver"
+    )]
     NoCounter { detail: String },
 }
 
@@ -27,9 +29,14 @@ pub struct EnergyMeter {
 impl EnergyMeter {
     #[cfg(feature = "nvml")]
     pub fn open() -> Result<Self, EnergyError> {
-        let fail = |e: nvml_wrapper::error::NvmlError| EnergyError::NoCounter { detail: e.to_string() };
+        let fail = |e: nvml_wrapper::error::NvmlError| EnergyError::NoCounter {
+            detail: e.to_string(),
+        };
         let nvml = nvml_wrapper::Nvml::init().map_err(fail)?;
-        let gpu_name = nvml.device_by_index(0).and_then(|d| d.name()).map_err(fail)?;
+        let gpu_name = nvml
+            .device_by_index(0)
+            .and_then(|d| d.name())
+            .map_err(fail)?;
         let meter = Self { nvml, gpu_name };
         meter.millijoules()?;
         Ok(meter)
@@ -43,8 +50,13 @@ impl EnergyMeter {
     /// The counter now, in millijoules.
     #[cfg(feature = "nvml")]
     pub fn millijoules(&self) -> Result<u64, EnergyError> {
-        let fail = |e: nvml_wrapper::error::NvmlError| EnergyError::NoCounter { detail: e.to_string() };
-        self.nvml.device_by_index(0).and_then(|d| d.total_energy_consumption()).map_err(fail)
+        let fail = |e: nvml_wrapper::error::NvmlError| EnergyError::NoCounter {
+            detail: e.to_string(),
+        };
+        self.nvml
+            .device_by_index(0)
+            .and_then(|d| d.total_energy_consumption())
+            .map_err(fail)
     }
 
     #[cfg(not(feature = "nvml"))]

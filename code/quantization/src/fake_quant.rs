@@ -2,8 +2,8 @@
 
 use computational_graphs::tensor::Tensor2D;
 
-use crate::affine::{Affine, Scheme};
 use crate::QuantError;
+use crate::affine::{Affine, Scheme};
 
 /// One scale for the whole tensor, or one per output channel (a column of a k×n weight matrix).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,7 +21,9 @@ pub fn fake_quantize(
     granularity: Granularity,
 ) -> Result<Tensor2D, QuantError> {
     let (k, n) = w.shape();
-    let columns: Vec<Vec<f32>> = (0..n).map(|c| (0..k).map(|r| w.get(r, c)).collect()).collect();
+    let columns: Vec<Vec<f32>> = (0..n)
+        .map(|c| (0..k).map(|r| w.get(r, c)).collect())
+        .collect();
     let range = |xs: &[f32]| {
         let lo = xs.iter().copied().fold(0.0f32, f32::min);
         let hi = xs.iter().copied().fold(0.0f32, f32::max);
@@ -54,7 +56,11 @@ mod tests {
         let t = fake_quantize(&w, 4, Scheme::Symmetric, Granularity::PerTensor).unwrap();
         let c = fake_quantize(&w, 4, Scheme::Symmetric, Granularity::PerChannel).unwrap();
         assert_eq!(t.get(0, 0), 0.0);
-        let col0_err = |q: &Tensor2D| (0..3).map(|r| (q.get(r, 0) - w.get(r, 0)).abs()).fold(0.0, f32::max);
+        let col0_err = |q: &Tensor2D| {
+            (0..3)
+                .map(|r| (q.get(r, 0) - w.get(r, 0)).abs())
+                .fold(0.0, f32::max)
+        };
         assert!(col0_err(&c) < col0_err(&t) / 10.0);
         assert!((c.get(1, 0) + 0.02).abs() < 0.002);
     }

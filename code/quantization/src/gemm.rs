@@ -22,7 +22,12 @@ pub enum GemmKind {
 }
 
 impl GemmKind {
-    pub const ALL: [GemmKind; 4] = [GemmKind::F32, GemmKind::F16, GemmKind::Int8, GemmKind::Int8Shifts];
+    pub const ALL: [GemmKind; 4] = [
+        GemmKind::F32,
+        GemmKind::F16,
+        GemmKind::Int8,
+        GemmKind::Int8Shifts,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -47,11 +52,19 @@ impl GemmKind {
     pub fn source(self) -> String {
         let (word, zero, acc, dot, prelude) = match self {
             GemmKind::F32 => ("vec4<f32>", "vec4<f32>()", "0.0", "dot(A, B)", ""),
-            GemmKind::F16 => ("vec4<f16>", "vec4<f16>()", "0.0", "f32(dot(A, B))", "enable f16;\n"),
+            GemmKind::F16 => (
+                "vec4<f16>",
+                "vec4<f16>()",
+                "0.0",
+                "f32(dot(A, B))",
+                "enable f16;\n",
+            ),
             GemmKind::Int8 => ("u32", "0u", "0i", "dot4I8Packed(A, B)", ""),
             GemmKind::Int8Shifts => ("u32", "0u", "0i", "dot4(A, B)", DOT4_SHIFTS),
         };
-        let dot = dot.replace('A', "tile_a[l.y][i]").replace('B', "tile_b[l.x][i]");
+        let dot = dot
+            .replace('A', "tile_a[l.y][i]")
+            .replace('B', "tile_b[l.x][i]");
         let body = TEMPLATE
             .replace("WORD_ZERO", zero)
             .replace("ACC_ZERO", acc)
@@ -88,22 +101,43 @@ impl GemmInputs {
             match kind {
                 GemmKind::F32 => {
                     let v: Vec<f32> = (0..count).map(|_| rng.symmetric(1.0)).collect();
-                    (bytemuck::cast_slice(&v).to_vec(), v.iter().map(|&x| f64::from(x)).collect())
+                    (
+                        bytemuck::cast_slice(&v).to_vec(),
+                        v.iter().map(|&x| f64::from(x)).collect(),
+                    )
                 }
                 GemmKind::F16 => {
-                    let v: Vec<f16> = (0..count).map(|_| f16::from_f32(rng.symmetric(1.0))).collect();
-                    (bytemuck::cast_slice(&v).to_vec(), v.iter().map(|x| x.to_f64()).collect())
+                    let v: Vec<f16> = (0..count)
+                        .map(|_| f16::from_f32(rng.symmetric(1.0)))
+                        .collect();
+                    (
+                        bytemuck::cast_slice(&v).to_vec(),
+                        v.iter().map(|x| x.to_f64()).collect(),
+                    )
                 }
                 GemmKind::Int8 | GemmKind::Int8Shifts => {
-                    let v: Vec<i8> = (0..count).map(|_| (rng.next_u64() >> 56) as u8 as i8).collect();
-                    let words: Vec<u32> = v.chunks(4).map(|c| pack_i8x4([c[0], c[1], c[2], c[3]])).collect();
-                    (bytemuck::cast_slice(&words).to_vec(), v.iter().map(|&x| f64::from(x)).collect())
+                    let v: Vec<i8> = (0..count)
+                        .map(|_| (rng.next_u64() >> 56) as u8 as i8)
+                        .collect();
+                    let words: Vec<u32> = v
+                        .chunks(4)
+                        .map(|c| pack_i8x4([c[0], c[1], c[2], c[3]]))
+                        .collect();
+                    (
+                        bytemuck::cast_slice(&words).to_vec(),
+                        v.iter().map(|&x| f64::from(x)).collect(),
+                    )
                 }
             }
         };
         let (a, a_values) = make(m * k);
         let (b_t, b_t_values) = make(n * k);
-        Self { a, b_t, a_values, b_t_values }
+        Self {
+            a,
+            b_t,
+            a_values,
+            b_t_values,
+        }
     }
 }
 
@@ -120,7 +154,14 @@ pub struct GemmOnDevice {
 
 impl GemmOnDevice {
     /// Checks the format's feature first, so a device without f16 gets a clear error.
-    pub fn new(ctx: &GpuContext, kind: GemmKind, m: usize, n: usize, k: usize, seed: u64) -> Result<Self, GpuError> {
+    pub fn new(
+        ctx: &GpuContext,
+        kind: GemmKind,
+        m: usize,
+        n: usize,
+        k: usize,
+        seed: u64,
+    ) -> Result<Self, GpuError> {
         if !ctx.device.features().contains(kind.feature()) {
             return Err(GpuError::MissingFeature {
                 adapter: ctx.adapter.get_info().name,
@@ -131,7 +172,14 @@ impl GemmOnDevice {
         Self::with_inputs(ctx, kind, m, n, k, &inputs)
     }
 
-    pub fn with_inputs(ctx: &GpuContext, kind: GemmKind, m: usize, n: usize, k: usize, inputs: &GemmInputs) -> Result<Self, GpuError> {
+    pub fn with_inputs(
+        ctx: &GpuContext,
+        kind: GemmKind,
+        m: usize,
+        n: usize,
+        k: usize,
+        inputs: &GemmInputs,
+    ) -> Result<Self, GpuError> {
         let k = k.div_ceil(4) * 4;
         let words = (k / 4) as u32;
         let params = ctx.upload("gemm params", &[m as u32, n as u32, words])?;
@@ -141,7 +189,15 @@ impl GemmOnDevice {
         let pipeline = ctx.cached_pipeline(kind.label(), &kind.source(), "main")?;
         let bind_group = ctx.bind_buffers(&pipeline, &[&params, &a, &b, &out]);
         debug_assert_eq!(inputs.a.len(), m * (k / 4) * kind.word_bytes());
-        Ok(Self { kind, m, n, k, pipeline, bind_group, out })
+        Ok(Self {
+            kind,
+            m,
+            n,
+            k,
+            pipeline,
+            bind_group,
+            out,
+        })
     }
 
     /// Records `times` dispatches of the whole product into one compute pass.
@@ -179,7 +235,9 @@ pub fn reference(inputs: &GemmInputs, m: usize, n: usize, k: usize) -> Vec<f64> 
     let mut out = vec![0.0; m * n];
     for i in 0..m {
         for j in 0..n {
-            out[i * n + j] = (0..k).map(|p| inputs.a_values[i * k + p] * inputs.b_t_values[j * k + p]).sum();
+            out[i * n + j] = (0..k)
+                .map(|p| inputs.a_values[i * k + p] * inputs.b_t_values[j * k + p])
+                .sum();
         }
     }
     out

@@ -3,8 +3,8 @@
 
 use computational_graphs::tensor::Tensor2D;
 
-use crate::affine::{Affine, Scheme};
 use crate::QuantError;
+use crate::affine::{Affine, Scheme};
 
 // ANCHOR: group4
 /// Weights (k×n) as 4-bit integers in [-7, 7], eight to a u32, one f32 scale per group.
@@ -22,7 +22,7 @@ pub struct Group4Weights {
 impl Group4Weights {
     pub fn quantize(w: &Tensor2D, group: usize) -> Result<Self, QuantError> {
         let (k, n) = w.shape();
-        if group == 0 || group % 8 != 0 {
+        if group == 0 || !group.is_multiple_of(8) {
             return Err(QuantError::Shape {
                 what: "group quantization",
                 detail: format!("group size {group} must be a positive multiple of 8 (one word)"),
@@ -43,7 +43,13 @@ impl Group4Weights {
                 }
             }
         }
-        Ok(Self { k, n, group, words, scales })
+        Ok(Self {
+            k,
+            n,
+            group,
+            words,
+            scales,
+        })
     }
 
     /// The real-valued weights the 4-bit model computes with.
@@ -82,7 +88,10 @@ mod tests {
         let q = Group4Weights::quantize(&w, 32).unwrap();
         let d = q.dequantize();
         for r in 32..70 {
-            assert!((d.get(r, 0) - w.get(r, 0)).abs() <= 1.0 / 7.0 / 2.0 + 1e-6, "row {r}");
+            assert!(
+                (d.get(r, 0) - w.get(r, 0)).abs() <= 1.0 / 7.0 / 2.0 + 1e-6,
+                "row {r}"
+            );
         }
         assert!(q.bytes() < 70 * 3 * 4 / 4, "{} bytes", q.bytes());
     }

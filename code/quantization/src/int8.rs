@@ -3,8 +3,8 @@
 
 use computational_graphs::tensor::Tensor2D;
 
-use crate::affine::{Affine, Scheme};
 use crate::QuantError;
+use crate::affine::{Affine, Scheme};
 
 // ANCHOR: pack
 /// Four int8 values in one u32, the first in the lowest byte (WGSL's `pack4xI8` order).
@@ -15,7 +15,9 @@ pub fn pack_i8x4(v: [i8; 4]) -> u32 {
 /// What WGSL's `dot4I8Packed(a, b)` returns: the sum of the four byte-wise products.
 pub fn dot4_i8_packed(a: u32, b: u32) -> i32 {
     let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
-    (0..4).map(|i| i32::from(a[i] as i8) * i32::from(b[i] as i8)).sum()
+    (0..4)
+        .map(|i| i32::from(a[i] as i8) * i32::from(b[i] as i8))
+        .sum()
 }
 
 /// A row of int8 values packed four to a word; the last word is padded with zeros, which add
@@ -36,13 +38,21 @@ pub fn pack_row(row: &[i8]) -> Vec<u32> {
 ///
 /// |a·b| ≤ 127·127 per product, so k up to 2³¹ / 127² ≈ 133 000 cannot overflow i32.
 pub fn gemm_i8_i32(a: &[i8], b_t: &[i8], m: usize, k: usize, n: usize) -> Vec<i32> {
-    assert_eq!((a.len(), b_t.len()), (m * k, n * k), "shapes checked by the callers");
+    assert_eq!(
+        (a.len(), b_t.len()),
+        (m * k, n * k),
+        "shapes checked by the callers"
+    );
     let mut out = vec![0i32; m * n];
     for (i, out_row) in out.chunks_exact_mut(n.max(1)).enumerate() {
         let a_row = &a[i * k..(i + 1) * k];
         for (j, o) in out_row.iter_mut().enumerate() {
             let b_row = &b_t[j * k..(j + 1) * k];
-            *o = a_row.iter().zip(b_row).map(|(&x, &w)| i32::from(x) * i32::from(w)).sum();
+            *o = a_row
+                .iter()
+                .zip(b_row)
+                .map(|(&x, &w)| i32::from(x) * i32::from(w))
+                .sum();
         }
     }
     out
@@ -76,7 +86,11 @@ impl Int8Weights {
 
     /// Each output column's bytes packed four to a word: n rows of ⌈k/4⌉ words.
     pub fn packed(&self) -> Vec<u32> {
-        self.q_t.chunks(self.k.max(1)).take(self.n).flat_map(pack_row).collect()
+        self.q_t
+            .chunks(self.k.max(1))
+            .take(self.n)
+            .flat_map(pack_row)
+            .collect()
     }
 }
 
@@ -90,7 +104,10 @@ pub fn quantize_rows(x: &Tensor2D) -> (Vec<i8>, Vec<f32>) {
     for row in x.data().chunks(k.max(1)).take(m) {
         let hi = row.iter().fold(0.0f32, |a, v| a.max(v.abs()));
         let scale = if hi > 0.0 { hi / 127.0 } else { 1.0 };
-        q.extend(row.iter().map(|&v| (v / scale).round_ties_even().clamp(-127.0, 127.0) as i8));
+        q.extend(
+            row.iter()
+                .map(|&v| (v / scale).round_ties_even().clamp(-127.0, 127.0) as i8),
+        );
         scales.push(scale);
     }
     (q, scales)
@@ -104,7 +121,11 @@ mod tests {
     #[test]
     fn packed_dot_equals_the_byte_wise_sum() {
         let (a, b) = ([1i8, -2, 127, -128], [-128i8, 127, -1, 3]);
-        let want: i32 = a.iter().zip(&b).map(|(&x, &y)| i32::from(x) * i32::from(y)).sum();
+        let want: i32 = a
+            .iter()
+            .zip(&b)
+            .map(|(&x, &y)| i32::from(x) * i32::from(y))
+            .sum();
         assert_eq!(dot4_i8_packed(pack_i8x4(a), pack_i8x4(b)), want);
     }
 
@@ -122,7 +143,11 @@ mod tests {
         let words = pack_row(&row);
         assert_eq!(words.len(), 2);
         let ones = pack_row(&[1; 5]);
-        let dot: i32 = words.iter().zip(&ones).map(|(&a, &b)| dot4_i8_packed(a, b)).sum();
+        let dot: i32 = words
+            .iter()
+            .zip(&ones)
+            .map(|(&a, &b)| dot4_i8_packed(a, b))
+            .sum();
         assert_eq!(dot, 17);
     }
 }

@@ -46,7 +46,7 @@ pub fn prune_columns(w: &Tensor2D, keep: usize) -> Vec<usize> {
 /// the two largest |w| (the first on ties) and zero the other two.
 pub fn prune_2_4(w: &Tensor2D) -> Result<Tensor2D, QuantError> {
     let (k, n) = w.shape();
-    if k % 4 != 0 {
+    if !k.is_multiple_of(4) {
         return Err(QuantError::Shape {
             what: "2:4 pruning",
             detail: format!("k = {k} rows is not a multiple of 4: pad the layer's input"),
@@ -76,8 +76,16 @@ mod tests {
         let w = Tensor2D::random(10, 10, 1.0, &mut SplitMix64::new(1));
         let p = prune_magnitude(&w, 0.3);
         assert_eq!(p.data().iter().filter(|&&x| x == 0.0).count(), 30);
-        let smallest_kept = p.data().iter().filter(|x| **x != 0.0).fold(f32::MAX, |m, x| m.min(x.abs()));
-        let largest_cut = w.data().iter().zip(p.data()).filter(|(_, p)| **p == 0.0)
+        let smallest_kept = p
+            .data()
+            .iter()
+            .filter(|x| **x != 0.0)
+            .fold(f32::MAX, |m, x| m.min(x.abs()));
+        let largest_cut = w
+            .data()
+            .iter()
+            .zip(p.data())
+            .filter(|(_, p)| **p == 0.0)
             .fold(0.0f32, |m, (x, _)| m.max(x.abs()));
         assert!(largest_cut <= smallest_kept);
     }

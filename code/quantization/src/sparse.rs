@@ -32,13 +32,23 @@ impl Csr {
             }
             starts.push(values.len() as u32);
         }
-        Self { k, n, starts, cols, values }
+        Self {
+            k,
+            n,
+            starts,
+            cols,
+            values,
+        }
     }
 
     /// One output element: the dot product of input row `x` with column c's non-zeros.
     pub fn dot(&self, x: &[f32], c: usize) -> f32 {
         let range = self.starts[c] as usize..self.starts[c + 1] as usize;
-        self.cols[range.clone()].iter().zip(&self.values[range]).map(|(&r, &v)| x[r as usize] * v).sum()
+        self.cols[range.clone()]
+            .iter()
+            .zip(&self.values[range])
+            .map(|(&r, &v)| x[r as usize] * v)
+            .sum()
     }
 }
 // ANCHOR_END: csr
@@ -60,8 +70,11 @@ impl Sparse24 {
     /// Packs weights that already follow the 2:4 pattern (see `prune_2_4`).
     pub fn from_pruned(w: &Tensor2D) -> Result<Self, QuantError> {
         let (k, n) = w.shape();
-        let bad = |detail: String| QuantError::Shape { what: "2:4 packing", detail };
-        if k % 4 != 0 {
+        let bad = |detail: String| QuantError::Shape {
+            what: "2:4 packing",
+            detail,
+        };
+        if !k.is_multiple_of(4) {
             return Err(bad(format!("k = {k} is not a multiple of 4")));
         }
         let groups = k / 4;
@@ -74,7 +87,9 @@ impl Sparse24 {
                 if kept.len() > 2 {
                     return Err(bad(format!(
                         "column {c}, rows {}..{} have {} non-zeros: prune to 2:4 first",
-                        4 * g, 4 * g + 4, kept.len()
+                        4 * g,
+                        4 * g + 4,
+                        kept.len()
                     )));
                 }
                 // Fewer than two non-zeros: fill with explicit zeros at unused positions.
@@ -91,7 +106,12 @@ impl Sparse24 {
                 index_words[c * words_per_col + g / 8] |= nibble << (4 * (g % 8));
             }
         }
-        Ok(Self { k, n, values, index_words })
+        Ok(Self {
+            k,
+            n,
+            values,
+            index_words,
+        })
     }
 
     pub fn dot(&self, x: &[f32], c: usize) -> f32 {
@@ -100,7 +120,8 @@ impl Sparse24 {
         for g in 0..groups {
             let nibble = self.index_words[c * words_per_col + g / 8] >> (4 * (g % 8));
             let v = &self.values[(c * groups + g) * 2..][..2];
-            acc += x[4 * g + (nibble & 3) as usize] * v[0] + x[4 * g + (nibble >> 2 & 3) as usize] * v[1];
+            acc += x[4 * g + (nibble & 3) as usize] * v[0]
+                + x[4 * g + (nibble >> 2 & 3) as usize] * v[1];
         }
         acc
     }
@@ -118,7 +139,10 @@ pub enum Weights {
 impl Weights {
     pub fn dense(w: &Tensor2D) -> Self {
         let (k, n) = w.shape();
-        let t = (0..n).flat_map(|c| (0..k).map(move |r| (r, c))).map(|(r, c)| w.get(r, c)).collect();
+        let t = (0..n)
+            .flat_map(|c| (0..k).map(move |r| (r, c)))
+            .map(|(r, c)| w.get(r, c))
+            .collect();
         Weights::DenseT(t, k, n)
     }
 
@@ -132,7 +156,11 @@ impl Weights {
 
     fn dot(&self, x: &[f32], c: usize) -> f32 {
         match self {
-            Weights::DenseT(t, k, _) => t[c * k..(c + 1) * k].iter().zip(x).map(|(a, b)| a * b).sum(),
+            Weights::DenseT(t, k, _) => t[c * k..(c + 1) * k]
+                .iter()
+                .zip(x)
+                .map(|(a, b)| a * b)
+                .sum(),
             Weights::Csr(s) => s.dot(x, c),
             Weights::Sparse24(s) => s.dot(x, c),
         }
@@ -143,11 +171,13 @@ impl Weights {
     pub fn matmul(&self, x: &Tensor2D) -> Tensor2D {
         let (m, k, n) = (x.rows(), x.cols(), self.n());
         let mut out = vec![0.0f32; m * n];
-        out.par_chunks_mut(n.max(1)).zip(x.data().par_chunks(k.max(1))).for_each(|(o, xr)| {
-            for (c, y) in o.iter_mut().enumerate() {
-                *y = self.dot(xr, c);
-            }
-        });
+        out.par_chunks_mut(n.max(1))
+            .zip(x.data().par_chunks(k.max(1)))
+            .for_each(|(o, xr)| {
+                for (c, y) in o.iter_mut().enumerate() {
+                    *y = self.dot(xr, c);
+                }
+            });
         Tensor2D::new(m, n, out).expect("m×n values")
     }
     // ANCHOR_END: matmul
@@ -164,16 +194,25 @@ mod tests {
     fn every_layout_computes_the_dense_product() {
         let mut rng = SplitMix64::new(9);
         let x = Tensor2D::random(5, 12, 1.0, &mut rng);
-        let w = prune_2_4(&prune_magnitude(&Tensor2D::random(12, 7, 1.0, &mut rng), 0.3)).unwrap();
+        let w = prune_2_4(&prune_magnitude(
+            &Tensor2D::random(12, 7, 1.0, &mut rng),
+            0.3,
+        ))
+        .unwrap();
         let want = cpu::linear(&x, &w, &Tensor2D::zeros(1, 7)).unwrap();
-        for layout in [Weights::dense(&w), Weights::Csr(Csr::from_dense(&w)), Weights::Sparse24(Sparse24::from_pruned(&w).unwrap())] {
+        for layout in [
+            Weights::dense(&w),
+            Weights::Csr(Csr::from_dense(&w)),
+            Weights::Sparse24(Sparse24::from_pruned(&w).unwrap()),
+        ] {
             assert!(layout.matmul(&x).max_abs_diff(&want) < 1e-5);
         }
     }
 
     #[test]
     fn a_dense_matrix_is_not_2_4() {
-        let err = Sparse24::from_pruned(&Tensor2D::from_rows(&[[1.0], [1.0], [1.0], [0.0]])).unwrap_err();
+        let err =
+            Sparse24::from_pruned(&Tensor2D::from_rows(&[[1.0], [1.0], [1.0], [0.0]])).unwrap_err();
         assert!(err.to_string().contains("prune to 2:4"));
     }
 }

@@ -10,7 +10,9 @@ fn every_format_computes_the_product_on_odd_sizes() {
         for kind in GemmKind::ALL {
             if !ctx.device.features().contains(kind.feature()) {
                 // The f16 kernel needs SHADER_F16; without it the error must say so.
-                let err = GemmOnDevice::new(&ctx, kind, m, n, k, 1).err().expect("refused");
+                let err = GemmOnDevice::new(&ctx, kind, m, n, k, 1)
+                    .err()
+                    .expect("refused");
                 assert!(err.to_string().contains("SHADER_F16"), "{err}");
                 continue;
             }
@@ -23,7 +25,10 @@ fn every_format_computes_the_product_on_odd_sizes() {
                     GemmKind::Int8 | GemmKind::Int8Shifts => 0.0, // exact: integers below 2^24
                     _ => 1e-2 * (k as f64).sqrt(),
                 };
-                assert!((f64::from(*g) - w).abs() <= tol, "{kind:?} {m}×{n}×{k}: {g} vs {w}");
+                assert!(
+                    (f64::from(*g) - w).abs() <= tol,
+                    "{kind:?} {m}×{n}×{k}: {g} vs {w}"
+                );
             }
         }
     }

@@ -19,12 +19,21 @@ fn int8_per_channel_weights_keep_the_accuracy_and_two_bits_do_not() {
         let layers = model
             .layers
             .iter()
-            .map(|(w, b)| (fake_quantize(w, bits, Scheme::Symmetric, Granularity::PerChannel).unwrap(), b.clone()))
+            .map(|(w, b)| {
+                (
+                    fake_quantize(w, bits, Scheme::Symmetric, Granularity::PerChannel).unwrap(),
+                    b.clone(),
+                )
+            })
             .collect();
         accuracy(&Mlp { layers }.forward(&test.x), &test.labels)
     };
     let f32_acc = accuracy(&model.forward(&test.x), &test.labels);
-    assert!((with(8) - f32_acc).abs() < 0.01, "int8 {} vs f32 {f32_acc}", with(8));
+    assert!(
+        (with(8) - f32_acc).abs() < 0.01,
+        "int8 {} vs f32 {f32_acc}",
+        with(8)
+    );
     assert!(with(2) < f32_acc - 0.1, "2 bits {}", with(2));
 }
 

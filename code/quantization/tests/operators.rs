@@ -16,13 +16,27 @@ use quantization::sparse::{Csr, Sparse24, Weights};
 fn every_runner(ctx: &GpuContext, list: &OpList, x: &Tensor2D) -> Vec<(String, Tensor2D)> {
     let graph = validate(list).unwrap();
     let inputs = std::slice::from_ref(x);
-    let mut out = vec![("cpu".to_string(), runner_cpu::run(&graph, inputs).unwrap().remove(0))];
-    out.push(("immediate".into(), immediate::run_graph(ctx, &graph, inputs, Pipelines::Cached).unwrap().remove(0)));
+    let mut out = vec![(
+        "cpu".to_string(),
+        runner_cpu::run(&graph, inputs).unwrap().remove(0),
+    )];
+    out.push((
+        "immediate".into(),
+        immediate::run_graph(ctx, &graph, inputs, Pipelines::Cached)
+            .unwrap()
+            .remove(0),
+    ));
     for (g, tag) in [(graph.clone(), ""), (fuse(&graph), " fused")] {
         let p = runner_gpu::build(ctx, &g, Pipelines::Cached).unwrap();
-        out.push((format!("gpu runner{tag}"), p.run(ctx, inputs).unwrap().remove(0)));
+        out.push((
+            format!("gpu runner{tag}"),
+            p.run(ctx, inputs).unwrap().remove(0),
+        ));
         let c = compile(ctx, &g, Options::default()).unwrap();
-        out.push((format!("compiler{tag}"), c.program.run(ctx, inputs).unwrap().remove(0)));
+        out.push((
+            format!("compiler{tag}"),
+            c.program.run(ctx, inputs).unwrap().remove(0),
+        ));
     }
     out
 }
@@ -42,15 +56,26 @@ fn quant_linear_matches_its_cpu_path_and_f32_in_every_runner() {
     let ctx = GpuContext::for_tests();
     let mut rng = SplitMix64::new(5);
     for (m, k, n) in [(3, 5, 7), (17, 33, 9)] {
-        let (x, w, b) = (Tensor2D::random(m, k, 1.0, &mut rng), Tensor2D::random(k, n, 1.0, &mut rng), Tensor2D::random(1, n, 1.0, &mut rng));
+        let (x, w, b) = (
+            Tensor2D::random(m, k, 1.0, &mut rng),
+            Tensor2D::random(k, n, 1.0, &mut rng),
+            Tensor2D::random(1, n, 1.0, &mut rng),
+        );
         let exact = cpu::relu(&cpu::linear(&x, &w, &b).unwrap());
         for dot in [DotKind::Builtin, DotKind::Shifts] {
             let op = QuantLinear::new(&w, &b, dot).unwrap();
             let cpu_q = cpu::relu(&op.forward(&x));
             // int8 error: a few quantization steps of x·W, far below the values' size (~√k).
-            assert!(cpu_q.max_abs_diff(&exact) < 0.05 * (k as f32).sqrt(), "{m}×{k}×{n}");
+            assert!(
+                cpu_q.max_abs_diff(&exact) < 0.05 * (k as f32).sqrt(),
+                "{m}×{k}×{n}"
+            );
             for (runner, got) in every_runner(&ctx, &one_layer(op, m, k), &x) {
-                assert!(got.max_abs_diff(&cpu_q) < 1e-3, "{runner} {dot:?} {m}×{k}×{n}: {}", got.max_abs_diff(&cpu_q));
+                assert!(
+                    got.max_abs_diff(&cpu_q) < 1e-3,
+                    "{runner} {dot:?} {m}×{k}×{n}: {}",
+                    got.max_abs_diff(&cpu_q)
+                );
             }
         }
     }
@@ -62,11 +87,22 @@ fn sparse_layouts_match_the_dense_product_in_every_runner() {
     let mut rng = SplitMix64::new(6);
     let (m, k, n) = (5, 36, 11);
     let x = Tensor2D::random(m, k, 1.0, &mut rng);
-    let w = prune_2_4(&prune_magnitude(&Tensor2D::random(k, n, 1.0, &mut rng), 0.6)).unwrap();
+    let w = prune_2_4(&prune_magnitude(
+        &Tensor2D::random(k, n, 1.0, &mut rng),
+        0.6,
+    ))
+    .unwrap();
     let b = Tensor2D::random(1, n, 1.0, &mut rng);
     let want = cpu::relu(&cpu::linear(&x, &w, &b).unwrap());
-    for weights in [Weights::dense(&w), Weights::Csr(Csr::from_dense(&w)), Weights::Sparse24(Sparse24::from_pruned(&w).unwrap())] {
-        let op = SparseLinear { weights, bias: b.data().to_vec() };
+    for weights in [
+        Weights::dense(&w),
+        Weights::Csr(Csr::from_dense(&w)),
+        Weights::Sparse24(Sparse24::from_pruned(&w).unwrap()),
+    ] {
+        let op = SparseLinear {
+            weights,
+            bias: b.data().to_vec(),
+        };
         let name = computational_graphs::graph::CustomOperator::name(&op);
         for (runner, got) in every_runner(&ctx, &one_layer(op, m, k), &x) {
             assert!(got.max_abs_diff(&want) < 1e-4, "{name} in {runner}");
@@ -76,10 +112,25 @@ fn sparse_layouts_match_the_dense_product_in_every_runner() {
 
 #[test]
 fn a_wrong_input_width_is_a_shape_error_naming_the_layer() {
-    let op = QuantLinear::new(&Tensor2D::zeros(4, 2), &Tensor2D::zeros(1, 2), DotKind::Builtin).unwrap();
+    let op = QuantLinear::new(
+        &Tensor2D::zeros(4, 2),
+        &Tensor2D::zeros(1, 2),
+        DotKind::Builtin,
+    )
+    .unwrap();
     let err = validate(&one_layer(op, 3, 5)).unwrap_err();
-    assert!(err.to_string().contains("QuantLinear") && err.to_string().contains("4 features"), "{err}");
-    assert!(QuantLinear::new(&Tensor2D::zeros(4, 2), &Tensor2D::zeros(1, 3), DotKind::Builtin).is_err());
+    assert!(
+        err.to_string().contains("QuantLinear") && err.to_string().contains("4 features"),
+        "{err}"
+    );
+    assert!(
+        QuantLinear::new(
+            &Tensor2D::zeros(4, 2),
+            &Tensor2D::zeros(1, 3),
+            DotKind::Builtin
+        )
+        .is_err()
+    );
 }
 
 #[test]

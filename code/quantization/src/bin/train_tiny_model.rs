@@ -14,9 +14,14 @@ fn main() -> anyhow::Result<()> {
     let acc = accuracy(&model.forward(&data.x), &data.labels);
     let test = spirals(3, 200, 8);
     let test_acc = accuracy(&model.forward(&test.x), &test.labels);
-    println!("loss {:.4} → {:.4}; accuracy train {acc:.3}, test {test_acc:.3}", losses[0], losses[losses.len() - 1]);
+    println!(
+        "loss {:.4} → {:.4}; accuracy train {acc:.3}, test {test_acc:.3}",
+        losses[0],
+        losses[losses.len() - 1]
+    );
     let path = "code/quantization/data/spirals_mlp.safetensors";
-    write(&model, path.as_ref()).with_context(|| format!("run from the repository root to write {path}"))?;
+    write(&model, path.as_ref())
+        .with_context(|| format!("run from the repository root to write {path}"))?;
     println!("wrote {path}");
     Ok(())
 }

@@ -18,7 +18,10 @@ impl Mlp {
             .windows(2)
             .map(|w| {
                 let scale = (6.0 / w[0] as f32).sqrt();
-                (Tensor2D::random(w[0], w[1], scale, &mut rng), Tensor2D::zeros(1, w[1]))
+                (
+                    Tensor2D::random(w[0], w[1], scale, &mut rng),
+                    Tensor2D::zeros(1, w[1]),
+                )
             })
             .collect();
         Self { layers }
@@ -50,7 +53,11 @@ pub fn accuracy(logits: &Tensor2D, labels: &[usize]) -> f64 {
         .chunks(n)
         .zip(labels)
         .filter(|(row, l)| {
-            let best = row.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(i, _)| i);
+            let best = row
+                .iter()
+                .enumerate()
+                .max_by(|a, b| a.1.total_cmp(b.1))
+                .map(|(i, _)| i);
             best == Some(**l)
         })
         .count();
@@ -78,13 +85,23 @@ pub fn train(model: &mut Mlp, data: &Dataset, steps: usize, rate: f32) -> Vec<f3
             let (w, b) = &mut model.layers[i];
             let back = (i > 0).then(|| matmul_bt(&grad, w));
             let gw = matmul_at(a, &grad);
-            w.data_mut().iter_mut().zip(gw.data()).for_each(|(w, g)| *w -= rate * g);
+            w.data_mut()
+                .iter_mut()
+                .zip(gw.data())
+                .for_each(|(w, g)| *w -= rate * g);
             for (j, bj) in b.data_mut().iter_mut().enumerate() {
                 *bj -= rate * grad.data().iter().skip(j).step_by(grad.cols()).sum::<f32>();
             }
             if let Some(mut back) = back {
                 // Through the ReLU: no gradient where the activation was clipped to 0.
-                back.data_mut().iter_mut().zip(a.data()).for_each(|(g, &x)| if x <= 0.0 { *g = 0.0 });
+                back.data_mut()
+                    .iter_mut()
+                    .zip(a.data())
+                    .for_each(|(g, &x)| {
+                        if x <= 0.0 {
+                            *g = 0.0
+                        }
+                    });
                 grad = back;
             }
         }

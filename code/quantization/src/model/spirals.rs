@@ -18,7 +18,8 @@ pub fn spirals(classes: usize, per_class: usize, seed: u64) -> Dataset {
     for c in 0..classes {
         for i in 0..per_class {
             let t = i as f32 / per_class as f32; // 0 at the centre, 1 at the end of the arm
-            let angle = 4.0 * t + c as f32 * std::f32::consts::TAU / classes as f32 + rng.symmetric(0.2);
+            let angle =
+                4.0 * t + c as f32 * std::f32::consts::TAU / classes as f32 + rng.symmetric(0.2);
             data.extend([t * angle.cos(), t * angle.sin()]);
             labels.push(c);
         }

@@ -17,7 +17,10 @@ fn names(i: usize) -> (String, String) {
 }
 
 fn bad(detail: String) -> QuantError {
-    QuantError::Weights { detail, source: None }
+    QuantError::Weights {
+        detail,
+        source: None,
+    }
 }
 
 /// The file's bytes for these weights.
@@ -31,33 +34,53 @@ pub fn save(model: &Mlp) -> Result<Vec<u8>, QuantError> {
             let (wn, bn) = names(i);
             [(wn, w), (bn, b)]
         })
-        .map(|(name, t)| (name, bytemuck::cast_slice(t.data()).to_vec(), vec![t.rows(), t.cols()]))
+        .map(|(name, t)| {
+            (
+                name,
+                bytemuck::cast_slice(t.data()).to_vec(),
+                vec![t.rows(), t.cols()],
+            )
+        })
         .collect();
     for (name, data, shape) in &bytes {
-        let view = TensorView::new(Dtype::F32, shape.clone(), data)
-            .map_err(|e| QuantError::Weights { detail: format!("tensor {name}"), source: Some(e) })?;
+        let view =
+            TensorView::new(Dtype::F32, shape.clone(), data).map_err(|e| QuantError::Weights {
+                detail: format!("tensor {name}"),
+                source: Some(e),
+            })?;
         views.push((name.clone(), view));
     }
-    safetensors::serialize(views, None)
-        .map_err(|e| QuantError::Weights { detail: "serializing".into(), source: Some(e) })
+    safetensors::serialize(views, None).map_err(|e| QuantError::Weights {
+        detail: "serializing".into(),
+        source: Some(e),
+    })
 }
 
 /// An MLP of `layers` layers from a safetensors file's bytes.
 pub fn load(bytes: &[u8], layers: usize) -> Result<Mlp, QuantError> {
-    let file = SafeTensors::deserialize(bytes)
-        .map_err(|e| QuantError::Weights { detail: "not a safetensors file".into(), source: Some(e) })?;
+    let file = SafeTensors::deserialize(bytes).map_err(|e| QuantError::Weights {
+        detail: "not a safetensors file".into(),
+        source: Some(e),
+    })?;
     let get = |name: &str| -> Result<Tensor2D, QuantError> {
         let t = file.tensor(name).map_err(|e| QuantError::Weights {
             detail: format!("no tensor named {name}"),
             source: Some(e),
         })?;
         let [rows, cols] = t.shape() else {
-            return Err(bad(format!("{name} has shape {:?}, want two dimensions", t.shape())));
+            return Err(bad(format!(
+                "{name} has shape {:?}, want two dimensions",
+                t.shape()
+            )));
         };
         if t.dtype() != Dtype::F32 {
             return Err(bad(format!("{name} is {:?}, want F32", t.dtype())));
         }
-        let values = t.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+        let values = t
+            .data()
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
         Tensor2D::new(*rows, *cols, values).map_err(|e| bad(format!("{name}: {e}")))
     };
     let layers = (0..layers)
@@ -76,6 +99,8 @@ pub fn shipped() -> Mlp {
 
 /// Writes `model` to `path`.
 pub fn write(model: &Mlp, path: &Path) -> Result<(), QuantError> {
-    std::fs::write(path, save(model)?)
-        .map_err(|source| QuantError::Io { path: path.display().to_string(), source })
+    std::fs::write(path, save(model)?).map_err(|source| QuantError::Io {
+        path: path.display().to_string(),
+        source,
+    })
 }

@@ -32,7 +32,10 @@ fn check_output(op: &'static str, want: (usize, usize), got: (usize, usize)) -> 
     if want == got {
         Ok(())
     } else {
-        Err(shape_error(op, format!("the output buffer is {got:?}, the layer makes {want:?}")))
+        Err(shape_error(
+            op,
+            format!("the output buffer is {got:?}, the layer makes {want:?}"),
+        ))
     }
 }
 

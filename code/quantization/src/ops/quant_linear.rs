@@ -3,8 +3,8 @@ use computational_graphs::graph::{CustomKernel, CustomOperator};
 use computational_graphs::tensor::Tensor2D;
 
 use super::{check_output, grid, one_input, shape_error, u32_of};
-use crate::int8::{Int8Weights, gemm_i8_i32, quantize_rows};
 use crate::QuantError;
+use crate::int8::{Int8Weights, gemm_i8_i32, quantize_rows};
 
 const BODY: &str = include_str!("../wgsl/quant_linear.wgsl");
 const DOT4_BUILTIN: &str = include_str!("../wgsl/dot4_builtin.wgsl");
@@ -39,7 +39,11 @@ impl QuantLinear {
             });
         }
         let weights = Int8Weights::quantize(w)?;
-        Ok(Self { weights, bias: bias.data().to_vec(), dot })
+        Ok(Self {
+            weights,
+            bias: bias.data().to_vec(),
+            dot,
+        })
     }
 
     /// The CPU path: quantize rows, integer GEMM, then one multiply per output to get back to f32.
@@ -48,7 +52,12 @@ impl QuantLinear {
         let (qx, row_scales) = quantize_rows(x);
         let acc = gemm_i8_i32(&qx, &self.weights.q_t, m, k, n);
         let mut y = Tensor2D::zeros(m, n);
-        for (i, (out, acc)) in y.data_mut().chunks_mut(n.max(1)).zip(acc.chunks(n.max(1))).enumerate() {
+        for (i, (out, acc)) in y
+            .data_mut()
+            .chunks_mut(n.max(1))
+            .zip(acc.chunks(n.max(1)))
+            .enumerate()
+        {
             for (j, o) in out.iter_mut().enumerate() {
                 *o = acc[j] as f32 * row_scales[i] * self.weights.scales[j] + self.bias[j];
             }
@@ -72,11 +81,16 @@ impl CustomOperator for QuantLinear {
 
     fn run_cpu(&self, inputs: &[&Tensor2D]) -> Result<Tensor2D, Error> {
         let shapes: Vec<_> = inputs.iter().map(|t| t.shape()).collect();
-        self.output_shape(&shapes).map_err(|d| shape_error(self.name(), d))?;
+        self.output_shape(&shapes)
+            .map_err(|d| shape_error(self.name(), d))?;
         Ok(self.forward(inputs[0]))
     }
 
-    fn gpu_kernel(&self, inputs: &[(usize, usize)], output: (usize, usize)) -> Result<CustomKernel, Error> {
+    fn gpu_kernel(
+        &self,
+        inputs: &[(usize, usize)],
+        output: (usize, usize),
+    ) -> Result<CustomKernel, Error> {
         let op = self.name();
         let want = self.output_shape(inputs).map_err(|d| shape_error(op, d))?;
         check_output(op, want, output)?;
@@ -85,7 +99,12 @@ impl CustomOperator for QuantLinear {
         let words = k.div_ceil(4);
         let scales_at = 6 + packed.len();
         let bias_at = scales_at + n;
-        let mut params = vec![u32_of(op, m)?, u32_of(op, k)?, u32_of(op, n)?, u32_of(op, words)?];
+        let mut params = vec![
+            u32_of(op, m)?,
+            u32_of(op, k)?,
+            u32_of(op, n)?,
+            u32_of(op, words)?,
+        ];
         params.extend([u32_of(op, scales_at)?, u32_of(op, bias_at)?]);
         params.extend(packed);
         params.extend(self.weights.scales.iter().map(|s| s.to_bits()));

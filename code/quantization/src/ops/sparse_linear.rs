@@ -37,14 +37,30 @@ impl SparseLinear {
                 let mut w = s.starts.clone();
                 w.extend(&s.cols);
                 w.extend(bits(&s.values));
-                ([1, u32_of(op, H)?, u32_of(op, cols_at)?, u32_of(op, vals_at)?], w)
+                (
+                    [
+                        1,
+                        u32_of(op, H)?,
+                        u32_of(op, cols_at)?,
+                        u32_of(op, vals_at)?,
+                    ],
+                    w,
+                )
             }
             Weights::Sparse24(s) => {
                 let per_col = (s.k / 4).div_ceil(8);
                 let vals_at = H + s.index_words.len();
                 let mut w = s.index_words.clone();
                 w.extend(bits(&s.values));
-                ([2, u32_of(op, H)?, u32_of(op, per_col)?, u32_of(op, vals_at)?], w)
+                (
+                    [
+                        2,
+                        u32_of(op, H)?,
+                        u32_of(op, per_col)?,
+                        u32_of(op, vals_at)?,
+                    ],
+                    w,
+                )
             }
         })
     }
@@ -66,7 +82,8 @@ impl CustomOperator for SparseLinear {
 
     fn run_cpu(&self, inputs: &[&Tensor2D]) -> Result<Tensor2D, Error> {
         let shapes: Vec<_> = inputs.iter().map(|t| t.shape()).collect();
-        self.output_shape(&shapes).map_err(|d| shape_error(self.name(), d))?;
+        self.output_shape(&shapes)
+            .map_err(|d| shape_error(self.name(), d))?;
         let mut y = self.weights.matmul(inputs[0]);
         let n = self.bias.len().max(1);
         for row in y.data_mut().chunks_mut(n) {
@@ -75,7 +92,11 @@ impl CustomOperator for SparseLinear {
         Ok(y)
     }
 
-    fn gpu_kernel(&self, inputs: &[(usize, usize)], output: (usize, usize)) -> Result<CustomKernel, Error> {
+    fn gpu_kernel(
+        &self,
+        inputs: &[(usize, usize)],
+        output: (usize, usize),
+    ) -> Result<CustomKernel, Error> {
         let op = self.name();
         let want = self.output_shape(inputs).map_err(|d| shape_error(op, d))?;
         check_output(op, want, output)?;
@@ -87,6 +108,11 @@ impl CustomOperator for SparseLinear {
         params.push(bias_at);
         params.extend(words);
         params.extend(self.bias.iter().map(|b| b.to_bits()));
-        Ok(CustomKernel { source: SOURCE.into(), entry_point: "main", params, workgroups: grid(m, n) })
+        Ok(CustomKernel {
+            source: SOURCE.into(),
+            entry_point: "main",
+            params,
+            workgroups: grid(m, n),
+        })
     }
 }

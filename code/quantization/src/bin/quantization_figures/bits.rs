@@ -8,9 +8,16 @@ use quantization::model::{Mlp, accuracy, shipped, spirals};
 use super::{figure_name, sidecar};
 
 /// Test accuracy with every layer's weights replaced by `f(weights)`.
-fn accuracy_with(model: &Mlp, f: impl Fn(&Tensor2D) -> anyhow::Result<Tensor2D>) -> anyhow::Result<f64> {
+fn accuracy_with(
+    model: &Mlp,
+    f: impl Fn(&Tensor2D) -> anyhow::Result<Tensor2D>,
+) -> anyhow::Result<f64> {
     let test = spirals(3, 200, 8);
-    let layers = model.layers.iter().map(|(w, b)| Ok((f(w)?, b.clone()))).collect::<anyhow::Result<_>>()?;
+    let layers = model
+        .layers
+        .iter()
+        .map(|(w, b)| Ok((f(w)?, b.clone())))
+        .collect::<anyhow::Result<_>>()?;
     Ok(accuracy(&Mlp { layers }.forward(&test.x), &test.labels))
 }
 
@@ -21,24 +28,55 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
     let f32_acc = accuracy_with(&model, |w| Ok(w.clone()))?;
     let mut series = Vec::new();
     for (scheme, gran, label) in [
-        (Scheme::Symmetric, Granularity::PerTensor, "symmetric, per tensor"),
-        (Scheme::Symmetric, Granularity::PerChannel, "symmetric, per channel"),
-        (Scheme::Asymmetric, Granularity::PerChannel, "asymmetric, per channel"),
+        (
+            Scheme::Symmetric,
+            Granularity::PerTensor,
+            "symmetric, per tensor",
+        ),
+        (
+            Scheme::Symmetric,
+            Granularity::PerChannel,
+            "symmetric, per channel",
+        ),
+        (
+            Scheme::Asymmetric,
+            Granularity::PerChannel,
+            "asymmetric, per channel",
+        ),
     ] {
         let mut s = Series::new(label);
         for bits in [8, 6, 4, 3, 2] {
             let acc = accuracy_with(&model, |w| Ok(fake_quantize(w, bits, scheme, gran)?))?;
-            csv.row(&[bits.to_string(), format!("{scheme:?}"), format!("{gran:?}"), format!("{acc:.4}")]);
+            csv.row(&[
+                bits.to_string(),
+                format!("{scheme:?}"),
+                format!("{gran:?}"),
+                format!("{acc:.4}"),
+            ]);
             s.point(f64::from(bits), acc * 100.0);
         }
         series.push(s);
     }
     // Group quantization needs k to be a multiple of 8: the first layer (k = 2) stays f32.
     let g4 = accuracy_with(&model, |w| {
-        Ok(if w.rows() % 8 == 0 { Group4Weights::quantize(w, 8)?.dequantize() } else { w.clone() })
+        Ok(if w.rows() % 8 == 0 {
+            Group4Weights::quantize(w, 8)?.dequantize()
+        } else {
+            w.clone()
+        })
     })?;
-    csv.row(&["4".into(), "Symmetric".into(), "Group8".into(), format!("{g4:.4}")]);
-    csv.row(&["32".into(), "f32".into(), "-".into(), format!("{f32_acc:.4}")]);
+    csv.row(&[
+        "4".into(),
+        "Symmetric".into(),
+        "Group8".into(),
+        format!("{g4:.4}"),
+    ]);
+    csv.row(&[
+        "32".into(),
+        "f32".into(),
+        "-".into(),
+        format!("{f32_acc:.4}"),
+    ]);
     let mut reference = Series::new("f32");
     reference.point(2.0, f32_acc * 100.0);
     reference.point(8.0, f32_acc * 100.0);
@@ -56,9 +94,14 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         markers: vec![],
     }
     .write(&dir.join(format!("{name}.svg")))?;
-    sidecar(&name, "Test accuracy of the shipped spiral MLP with fake-quantized weights", None, vec![
-        format!("f32 accuracy {f32_acc:.4}; 4-bit groups of 8 (layers 2 and 3) {g4:.4}"),
-    ])
+    sidecar(
+        &name,
+        "Test accuracy of the shipped spiral MLP with fake-quantized weights",
+        None,
+        vec![format!(
+            "f32 accuracy {f32_acc:.4}; 4-bit groups of 8 (layers 2 and 3) {g4:.4}"
+        )],
+    )
     .write(&dir.join(format!("{name}.json")))?;
     println!("bits: f32 {f32_acc:.3}, group-4 {g4:.3} → {name}.csv");
     Ok(())

@@ -17,14 +17,23 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let (width, batches, span): (usize, &[usize], _) = if args.quick {
         (256, &[1, 16, 64], Duration::from_millis(30))
     } else {
-        (WIDTH, &[1, 4, 16, 64, 256, 1024, 4096], Duration::from_millis(350))
+        (
+            WIDTH,
+            &[1, 4, 16, 64, 256, 1024, 4096],
+            Duration::from_millis(350),
+        )
     };
     let meter = EnergyMeter::open();
-    let mut notes = vec![format!("one {width}×{width} layer per inference, tiled WGSL GEMM kernels")];
+    let mut notes = vec![format!(
+        "one {width}×{width} layer per inference, tiled WGSL GEMM kernels"
+    )];
     let idle = match &meter {
         Ok(m) => {
             let w = m.idle_watts(Duration::from_millis(if args.quick { 100 } else { 1000 }))?;
-            notes.push(format!("NVML energy counter of {}; idle power {w:.1} W subtracted", m.gpu_name));
+            notes.push(format!(
+                "NVML energy counter of {}; idle power {w:.1} W subtracted",
+                m.gpu_name
+            ));
             Some(w)
         }
         Err(e) => {
@@ -34,7 +43,14 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         }
     };
     let name = figure_name(args, "energy_batch");
-    let mut csv = Csv::new(&["kind", "batch", "latency_s", "inferences_per_s", "joules_per_inference", "avg_watts"]);
+    let mut csv = Csv::new(&[
+        "kind",
+        "batch",
+        "latency_s",
+        "inferences_per_s",
+        "joules_per_inference",
+        "avg_watts",
+    ]);
     let (mut joules, mut latency) = (Vec::new(), Vec::new());
     for kind in [GemmKind::F32, GemmKind::F16, GemmKind::Int8] {
         let (mut sj, mut sl) = (Series::new(kind.label()), Series::new(kind.label()));
@@ -70,12 +86,24 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                 }
             };
             let fmt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.6e}"));
-            csv.row(&[kind.label().into(), batch.to_string(), format!("{one:.6e}"), format!("{:.6e}", batch as f64 / one), fmt(per_inference), fmt(watts)]);
+            csv.row(&[
+                kind.label().into(),
+                batch.to_string(),
+                format!("{one:.6e}"),
+                format!("{:.6e}", batch as f64 / one),
+                fmt(per_inference),
+                fmt(watts),
+            ]);
             sl.point(batch as f64 / one, one * 1e3);
             if let Some(j) = per_inference {
                 sj.point(batch as f64, j * 1e3);
             }
-            eprintln!("energy {} batch {batch}: {:.3} ms, {:?} J/inference", kind.label(), one * 1e3, per_inference);
+            eprintln!(
+                "energy {} batch {batch}: {:.3} ms, {:?} J/inference",
+                kind.label(),
+                one * 1e3,
+                per_inference
+            );
         }
         joules.push(sj);
         latency.push(sl);
@@ -109,7 +137,12 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         markers: vec![],
     }
     .write(&dir.join(format!("{lat_name}.svg")))?;
-    sidecar(&name, "Joules per inference and latency against batch size", Some(ctx), notes)
-        .write(&dir.join(format!("{name}.json")))?;
+    sidecar(
+        &name,
+        "Joules per inference and latency against batch size",
+        Some(ctx),
+        notes,
+    )
+    .write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }

@@ -34,7 +34,10 @@ fn figure_name(args: &FigureArgs, name: &str) -> String {
 
 /// f16 when the adapter offers it, without it otherwise.
 fn open_gpu() -> anyhow::Result<GpuContext> {
-    let f16 = Requirements { features: wgpu::Features::SHADER_F16, ..Default::default() };
+    let f16 = Requirements {
+        features: wgpu::Features::SHADER_F16,
+        ..Default::default()
+    };
     GpuContext::with_requirements(&f16)
         .or_else(|_| GpuContext::new())
         .context("the GPU parts need an adapter (lavapipe will do for a smoke test)")

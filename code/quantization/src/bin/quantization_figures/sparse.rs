@@ -19,9 +19,21 @@ struct Sizes {
 
 fn sizes(args: &FigureArgs, gpu: bool) -> Sizes {
     match (args.quick, gpu) {
-        (true, _) => Sizes { m: 16, k: 128, n: 128 },
-        (false, true) => Sizes { m: 256, k: 2048, n: 2048 },
-        (false, false) => Sizes { m: 64, k: 2048, n: 2048 },
+        (true, _) => Sizes {
+            m: 16,
+            k: 128,
+            n: 128,
+        },
+        (false, true) => Sizes {
+            m: 256,
+            k: 2048,
+            n: 2048,
+        },
+        (false, false) => Sizes {
+            m: 64,
+            k: 2048,
+            n: 2048,
+        },
     }
 }
 
@@ -31,12 +43,20 @@ fn layouts(w: &Tensor2D, sparsity: f64) -> anyhow::Result<[(&'static str, Weight
     Ok([
         ("dense", Weights::dense(&pruned)),
         ("CSR", Weights::Csr(Csr::from_dense(&pruned))),
-        ("2:4", Weights::Sparse24(Sparse24::from_pruned(&prune_2_4(w)?)?)),
+        (
+            "2:4",
+            Weights::Sparse24(Sparse24::from_pruned(&prune_2_4(w)?)?),
+        ),
     ])
 }
 
 /// Seconds per dispatch of the operator's own kernel, `reps` dispatches per timed submission.
-fn time_kernel(ctx: &GpuContext, op: &SparseLinear, x: &Tensor2D, reps: usize) -> anyhow::Result<f64> {
+fn time_kernel(
+    ctx: &GpuContext,
+    op: &SparseLinear,
+    x: &Tensor2D,
+    reps: usize,
+) -> anyhow::Result<f64> {
     let out_shape = op.output_shape(&[x.shape()]).map_err(anyhow::Error::msg)?;
     let kernel = op.gpu_kernel(&[x.shape()], out_shape)?;
     let pipeline = ctx.cached_pipeline(op.name(), &kernel.source, kernel.entry_point)?;
@@ -49,18 +69,32 @@ fn time_kernel(ctx: &GpuContext, op: &SparseLinear, x: &Tensor2D, reps: usize) -
         pass.set_pipeline(&pipeline);
         pass.set_bind_group(0, &bind, &[]);
         for _ in 0..reps {
-            pass.dispatch_workgroups(kernel.workgroups[0], kernel.workgroups[1], kernel.workgroups[2]);
+            pass.dispatch_workgroups(
+                kernel.workgroups[0],
+                kernel.workgroups[1],
+                kernel.workgroups[2],
+            );
         }
     };
     ctx.time_commands(record)?;
     let mut samples: Vec<f64> = (0..5)
-        .map(|_| ctx.time_commands(record).map(|r| r.time.as_secs_f64() / reps as f64))
+        .map(|_| {
+            ctx.time_commands(record)
+                .map(|r| r.time.as_secs_f64() / reps as f64)
+        })
         .collect::<Result<_, _>>()?;
     samples.sort_by(f64::total_cmp);
     Ok(samples[2])
 }
 
-fn write(args: &FigureArgs, name: &str, csv: &Csv, series: Vec<Series>, subtitle: String, ctx: Option<&GpuContext>) -> anyhow::Result<()> {
+fn write(
+    args: &FigureArgs,
+    name: &str,
+    csv: &Csv,
+    series: Vec<Series>,
+    subtitle: String,
+    ctx: Option<&GpuContext>,
+) -> anyhow::Result<()> {
     let dir = figures_dir();
     csv.write(&dir.join(format!("{name}.csv")))?;
     LineChart {
@@ -75,8 +109,13 @@ fn write(args: &FigureArgs, name: &str, csv: &Csv, series: Vec<Series>, subtitle
     }
     .write(&dir.join(format!("{name}.svg")))?;
     let _ = args;
-    sidecar(name, "Time of x·W for dense, CSR and 2:4 weights against sparsity", ctx, vec![])
-        .write(&dir.join(format!("{name}.json")))?;
+    sidecar(
+        name,
+        "Time of x·W for dense, CSR and 2:4 weights against sparsity",
+        ctx,
+        vec![],
+    )
+    .write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }
 
@@ -84,12 +123,18 @@ fn write(args: &FigureArgs, name: &str, csv: &Csv, series: Vec<Series>, subtitle
 pub fn run_gpu(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let s = sizes(args, true);
     let mut rng = SplitMix64::new(3);
-    let (x, w) = (Tensor2D::random(s.m, s.k, 1.0, &mut rng), Tensor2D::random(s.k, s.n, 1.0, &mut rng));
+    let (x, w) = (
+        Tensor2D::random(s.m, s.k, 1.0, &mut rng),
+        Tensor2D::random(s.k, s.n, 1.0, &mut rng),
+    );
     let mut csv = Csv::new(&["layout", "sparsity", "median_s"]);
     let mut series: Vec<Series> = ["dense", "CSR", "2:4"].map(Series::new).into();
     for sparsity in SPARSITIES {
         for (i, (label, weights)) in layouts(&w, sparsity)?.into_iter().enumerate() {
-            let op = SparseLinear { weights, bias: vec![0.0; s.n] };
+            let op = SparseLinear {
+                weights,
+                bias: vec![0.0; s.n],
+            };
             let t = time_kernel(ctx, &op, &x, if args.quick { 2 } else { 5 })?;
             csv.row(&[label.into(), sparsity.to_string(), format!("{t:.6e}")]);
             series[i].point(sparsity, t * 1e3);
@@ -98,14 +143,24 @@ pub fn run_gpu(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     }
     let adapter = ctx.adapter.get_info().name;
     let sub = format!("{adapter}, wgpu 30; x {}×{} · W {}×{}", s.m, s.k, s.k, s.n);
-    write(args, &figure_name(args, "sparse_gpu"), &csv, series, sub, Some(ctx))
+    write(
+        args,
+        &figure_name(args, "sparse_gpu"),
+        &csv,
+        series,
+        sub,
+        Some(ctx),
+    )
 }
 // ANCHOR_END: sparse_sweep
 
 pub fn run_cpu(args: &FigureArgs) -> anyhow::Result<()> {
     let s = sizes(args, false);
     let mut rng = SplitMix64::new(3);
-    let (x, w) = (Tensor2D::random(s.m, s.k, 1.0, &mut rng), Tensor2D::random(s.k, s.n, 1.0, &mut rng));
+    let (x, w) = (
+        Tensor2D::random(s.m, s.k, 1.0, &mut rng),
+        Tensor2D::random(s.k, s.n, 1.0, &mut rng),
+    );
     let mut csv = Csv::new(&["layout", "sparsity", "median_s", "p10_s", "p90_s"]);
     let mut series: Vec<Series> = ["dense", "CSR", "2:4"].map(Series::new).into();
     let threads = rayon::current_num_threads();
@@ -114,10 +169,26 @@ pub fn run_cpu(args: &FigureArgs) -> anyhow::Result<()> {
             let st = measure(2, if args.quick { 3 } else { 9 }, || {
                 bench_harness::black_box(weights.matmul(&x));
             });
-            csv.row(&[label.into(), sparsity.to_string(), format!("{:.6e}", st.median), format!("{:.6e}", st.p10), format!("{:.6e}", st.p90)]);
+            csv.row(&[
+                label.into(),
+                sparsity.to_string(),
+                format!("{:.6e}", st.median),
+                format!("{:.6e}", st.p10),
+                format!("{:.6e}", st.p90),
+            ]);
             series[i].point_with_spread(sparsity, st.median * 1e3, st.p10 * 1e3, st.p90 * 1e3);
         }
     }
-    let sub = format!("CPU, {threads} rayon threads; x {}×{} · W {}×{}", s.m, s.k, s.k, s.n);
-    write(args, &figure_name(args, "sparse_cpu"), &csv, series, sub, None)
+    let sub = format!(
+        "CPU, {threads} rayon threads; x {}×{} · W {}×{}",
+        s.m, s.k, s.k, s.n
+    );
+    write(
+        args,
+        &figure_name(args, "sparse_cpu"),
+        &csv,
+        series,
+        sub,
+        None,
+    )
 }

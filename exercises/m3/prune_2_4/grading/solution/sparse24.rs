@@ -10,7 +10,7 @@ pub fn prune_2_4(w: &[f32], rows: usize, cols: usize) -> Result<Sparse24, PruneE
             got: w.len(),
         });
     }
-    if cols % 4 != 0 {
+    if !cols.is_multiple_of(4) {
         return Err(PruneError::NotMultipleOfFour { cols });
     }
     let mut values = Vec::with_capacity(w.len() / 2);
