@@ -11,7 +11,7 @@ use crate::Args;
 
 // ANCHOR: flamegraph
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let runs = if args.figures.quick { "3" } else { "10" };
+    let runs = if args.figures.quick { "3" } else { "100" };
     let data = std::env::temp_dir().join(format!("profiling_perf_{}.data", std::process::id()));
     let status = Command::new("perf")
         // DWARF unwinding works on any build with unwind tables; with frame pointers

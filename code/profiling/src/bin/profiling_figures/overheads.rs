@@ -90,7 +90,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             workload.display()
         );
     }
-    let (runs, samples) = if args.figures.quick { (2, 1) } else { (10, 3) };
+    let (runs, samples) = if args.figures.quick { (2, 1) } else { (100, 3) };
     let scratch = std::env::temp_dir().join(format!("profiling_overheads_{}", std::process::id()));
     let mut csv = Csv::new(&["tool", "runs", "s_median", "s_p10", "s_p90", "slowdown"]);
     let mut chart = BarChart {
