@@ -3,7 +3,6 @@
 
 mod book;
 mod doctor;
-mod exercises;
 mod figures;
 mod link_check;
 #[cfg(test)]
@@ -27,6 +26,21 @@ usage: cargo xtask <command>
   hint ID             the next hint for an exercise
 ";
 
+/// Runs `cargo run --quiet -p PACKAGE -- SUBCOMMAND ARGS…`: the grader and the student tool are
+/// crates of their own (`xtask/grader`, `xtask/student`).
+fn forward(package: &str, subcommand: &str, args: &[String]) -> Result<(), String> {
+    let status = util::cargo()
+        .args(["run", "--quiet", "-p", package, "--", subcommand])
+        .args(args)
+        .status()
+        .map_err(|e| format!("starting `cargo run -p {package}`: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{package} {subcommand}` failed ({status})"))
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((command, rest)) = args.split_first() else {
@@ -38,9 +52,9 @@ fn main() -> ExitCode {
         "book" => book::run(rest),
         "test" => test::run(rest),
         "figures" => figures::run(rest),
-        "check-exercises" | "release" | "grade" | "progress" | "hint" => {
-            exercises::run(command, rest)
-        }
+        "check-exercises" => forward("grader", "check", rest),
+        "release" | "grade" => forward("grader", command, rest),
+        "progress" | "hint" => forward("student", command, rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())

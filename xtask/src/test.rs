@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use crate::util::{self, code_packages, root, run_step};
-use crate::{book, exercises};
+use crate::{book, forward};
 
 fn run_all() -> Result<(), String> {
     let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
@@ -47,7 +47,7 @@ fn run_all() -> Result<(), String> {
         // Before the workspace tests: it also warms target/exercises, which the grader's tests
         // in xtask/tests/ build on.
         if root().join("exercises").is_dir() {
-            step("exercises", &mut || exercises::run("check-exercises", &[]))?;
+            step("exercises", &mut || forward("grader", "check", &[]))?;
         }
         step("tests (nextest)", &mut || {
             let mut cmd = util::cargo();

@@ -14,7 +14,7 @@ use std::time::Instant;
 use super::catalog::{self, Exercise};
 use super::junit::{self, Case};
 use super::workspace::{self, CoursePaths, Targets};
-use super::{flag, grade, reject_unknown, sandbox};
+use super::{grade, sandbox};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Variant {
@@ -22,10 +22,9 @@ enum Variant {
     Solution,
 }
 
-pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
-    reject_unknown(args, &["--exercise"], &[])?;
-    let exercises = match flag(args, "--exercise")? {
-        Some(id) => vec![catalog::find(root, &id)?],
+pub fn run(root: &Path, only: Option<&str>) -> Result<(), String> {
+    let exercises = match only {
+        Some(id) => vec![catalog::find(root, id)?],
         None => catalog::all(root)?,
     };
     let start = Instant::now();

@@ -15,35 +15,16 @@ use super::report::{self, Outcome, TestResult};
 use super::sandbox::{self, Sandbox};
 use super::submission;
 use super::workspace::{self, CoursePaths, Targets};
-use super::{flag, reject_unknown, roster};
 
-const USAGE: &str = "usage: cargo xtask grade --exercise ID --submission DIR [--out DIR]\n       \
-                     cargo xtask grade --roster DIR [--exercise ID] [--out DIR]";
-
-pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return Ok(());
-    }
-    reject_unknown(
-        args,
-        &["--exercise", "--submission", "--out", "--roster"],
-        &[],
-    )
-    .map_err(|e| format!("{e}\n{USAGE}"))?;
-    let exercise = flag(args, "--exercise")?;
-    let out = flag(args, "--out")?.map(PathBuf::from);
-    if let Some(dir) = flag(args, "--roster")? {
-        return roster::run(root, Path::new(&dir), exercise.as_deref(), out);
-    }
-    let (Some(id), Some(sub)) = (exercise, flag(args, "--submission")?) else {
-        return Err(format!(
-            "grade needs --exercise and --submission (or --roster)\n{USAGE}"
-        ));
-    };
-    let ex = catalog::find(root, &id)?;
+pub fn run(
+    root: &Path,
+    exercise: &str,
+    submission: &Path,
+    out: Option<PathBuf>,
+) -> Result<(), String> {
+    let ex = catalog::find(root, exercise)?;
     let out = out.unwrap_or_else(|| root.join("target/grading").join(ex.slug()).join("results"));
-    let outcome = grade_one(root, &ex, Path::new(&sub))?;
+    let outcome = grade_one(root, &ex, submission)?;
     report::write_all(&out, &outcome)?;
     print!("{}", report::markdown(&outcome));
     println!(

@@ -1,75 +1,61 @@
-//! Exercise tooling: check-exercises, release, grade, progress, hint.
+//! The course's autograder, a teachers' tool: `check` (stubs fail, solutions pass), `release`
+//! (the student edition), `grade` (one submission or a roster, sandboxed).
 //!
-//! Each command lives in its own file; `catalog` finds exercises and reads their `exercise.toml`,
-//! `workspace` writes the scratch Cargo workspaces that checking, grading and releasing build in.
+//! Each command lives in its own file; the exercise catalog and the test-report reader come from
+//! the `student` crate (the student edition needs them too); `workspace` writes the scratch Cargo
+//! workspaces that checking, grading and releasing build in.
 
-mod catalog;
 mod check;
 mod gate;
 mod grade;
-mod junit;
 mod release;
 mod report;
 mod roster;
 mod sandbox;
-mod student;
 mod submission;
 mod workflow;
 mod workspace;
 
-use std::path::PathBuf;
+pub use student::{catalog, junit};
 
-pub fn run(command: &str, args: &[String]) -> Result<(), String> {
-    let root = repo_root();
-    match command {
-        "check-exercises" => check::run(&root, args),
-        "release" => release::run(&root, args),
-        "grade" => grade::run(&root, args),
-        "progress" => student::progress(&root, args),
-        "hint" => student::hint(&root, args),
-        other => Err(format!("`{other}` is not an exercise command")),
-    }
+use std::path::{Path, PathBuf};
+
+/// The course root: the workspace folder above `xtask/grader/`.
+pub fn repo_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .nth(2)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| manifest.to_path_buf())
 }
 
-/// The repository (or student edition) root: the folder above `xtask/`.
-fn repo_root() -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest.parent().map(PathBuf::from).unwrap_or(manifest)
+/// Every stub fails its tests and every reference solution passes (one exercise, or all).
+pub fn check_exercises(root: &Path, only: Option<&str>) -> Result<(), String> {
+    check::run(root, only)
 }
 
-/// The value after `--name` in `args`, if present.
-fn flag(args: &[String], name: &str) -> Result<Option<String>, String> {
-    match args.iter().position(|a| a == name) {
-        None => Ok(None),
-        Some(i) => args
-            .get(i + 1)
-            .filter(|v| !v.starts_with("--"))
-            .cloned()
-            .map(Some)
-            .ok_or_else(|| format!("`{name}` needs a value")),
-    }
+/// Writes the student edition into `out` (which must be new or empty).
+pub fn release(root: &Path, out: &Path) -> Result<(), String> {
+    release::run(root, out)
 }
 
-/// Fails on any argument that is not one of `known` (flags that take values) or `switches`.
-fn reject_unknown(args: &[String], known: &[&str], switches: &[&str]) -> Result<(), String> {
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        if known.contains(&a) {
-            i += 2;
-        } else if switches.contains(&a) {
-            i += 1;
-        } else {
-            return Err(format!(
-                "unexpected argument `{a}` (expected one of: {})",
-                known
-                    .iter()
-                    .chain(switches)
-                    .copied()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-    }
-    Ok(())
+/// Grades one submission folder and writes its reports into `out`.
+pub fn grade(
+    root: &Path,
+    exercise: &str,
+    submission: &Path,
+    out: Option<PathBuf>,
+) -> Result<(), String> {
+    grade::run(root, exercise, submission, out)
+}
+
+/// Grades every student folder of a roster into one gradebook.
+pub fn roster(
+    root: &Path,
+    dir: &Path,
+    only: Option<&str>,
+    out: Option<PathBuf>,
+) -> Result<(), String> {
+    roster::run(root, dir, only, out)
 }

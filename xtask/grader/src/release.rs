@@ -1,8 +1,8 @@
 //! `cargo xtask release --out DIR`: the student edition.
 //!
 //! A workspace with every exercise's stub, public tests, README and `exercise.toml` (no
-//! `grading/`), the course crates the exercises build on, its own lock file and nextest config, a
-//! small `xtask` with `progress` and `hint`, a README for students, and
+//! `grading/`), the course crates the exercises build on, its own lock file and nextest config, the student tool
+//! (`xtask/student`: `progress` and `hint`, reached as `cargo xtask`), a README for students, and
 //! `.github/workflows/classroom.yml` for GitHub Classroom.
 
 use std::fs;
@@ -10,43 +10,14 @@ use std::path::Path;
 
 use super::catalog::{self, Exercise};
 use super::workspace::{self, CoursePaths};
-use super::{flag, reject_unknown, workflow};
-
-const STUDENT_MAIN: &str = r#"//! `cargo xtask progress` and `cargo xtask hint ID`: the course's exercise helpers.
-
-mod exercises;
-
-use std::process::ExitCode;
-
-const USAGE: &str = "usage: cargo xtask progress | cargo xtask hint ID (e.g. m1/buffer_reuse)";
-
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.split_first() {
-        Some((command, rest)) if command == "progress" || command == "hint" => {
-            exercises::run(command, rest)
-        }
-        _ => Err(USAGE.to_string()),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::FAILURE
-        }
-    }
-}
-"#;
+use super::workflow;
 
 const STUDENT_NEXTEST: &str = "# Each test runs in its own process; GPU tests take turns on the device.\n\
 [test-groups]\ngpu = { max-threads = 1 }\n\n[profile.default]\n\
 slow-timeout = { period = \"60s\", terminate-after = 4 }\n\n\
 [[profile.default.overrides]]\nfilter = \"rdeps(gpu_context)\"\ntest-group = \"gpu\"\n";
 
-pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
-    reject_unknown(args, &["--out"], &[])?;
-    let out = flag(args, "--out")?.ok_or("usage: cargo xtask release --out DIR")?;
-    let out = Path::new(&out);
+pub fn run(root: &Path, out: &Path) -> Result<(), String> {
     if out.exists()
         && fs::read_dir(out)
             .map(|mut d| d.next().is_some())
@@ -82,7 +53,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let members = vec![
         "code/*".to_string(),
         "exercises/*/*".to_string(),
-        "xtask".to_string(),
+        "xtask/student".to_string(),
     ];
     catalog::write(
         &out.join("Cargo.toml"),
@@ -96,19 +67,11 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     catalog::write(&out.join(".config/nextest.toml"), STUDENT_NEXTEST)?;
     catalog::write(
         &out.join(".cargo/config.toml"),
-        "[alias]\nxtask = \"run --quiet --package xtask --\"\n",
+        "[alias]\nxtask = \"run --quiet --package student --\"\n",
     )?;
     catalog::write(&out.join(".gitignore"), "/target/\n")?;
-    catalog::write(
-        &out.join("xtask/Cargo.toml"),
-        "[package]\nname = \"xtask\"\nversion = \"0.1.0\"\nedition.workspace = true\npublish = false\n\n\
-         [dependencies]\nserde.workspace = true\nserde_json.workspace = true\ntoml.workspace = true\n",
-    )?;
-    catalog::write(&out.join("xtask/src/main.rs"), STUDENT_MAIN)?;
-    let own = root.join("xtask/src/exercises");
-    for rel in catalog::files_under(&own)? {
-        catalog::copy_file(&own.join(&rel), &out.join("xtask/src/exercises").join(&rel))?;
-    }
+    // The student tool (progress, hint) ships as it is: it holds no grader code.
+    copy_tree(&root.join("xtask/student"), &out.join("xtask/student"))?;
     catalog::write(&out.join("README.md"), &student_readme(&exercises))?;
     catalog::write(
         &out.join(".github/workflows/classroom.yml"),

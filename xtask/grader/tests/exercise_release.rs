@@ -2,15 +2,11 @@
 //! its public tests run and fail on the stubs, and `progress` and `hint` work there.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+mod grader_support;
+use grader_support::root;
 
 fn cargo_in(dir: &Path, args: &[&str]) -> Output {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -39,7 +35,7 @@ fn exercise_release_is_a_working_student_edition() {
     let base = root().join("target/exercise-release-test");
     let _ = fs::remove_dir_all(&base);
     let edition = base.join("edition");
-    let made = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let made = Command::new(env!("CARGO_BIN_EXE_grader"))
         .args(["release", "--out"])
         .arg(&edition)
         .output()

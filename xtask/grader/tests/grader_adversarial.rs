@@ -9,6 +9,7 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 
 mod grader_support;
+use grader_support::root;
 
 const EXERCISE: &str = "m1/buffer_reuse";
 const FULL: u32 = 10;
@@ -16,13 +17,6 @@ const FULL: u32 = 10;
 const LIVENESS_ONLY: u32 = 2;
 /// Everything but the best-fit test (2 points): right in a first-fit planner.
 const FIRST_FIT: u32 = 8;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
 
 fn exercise_dir() -> PathBuf {
     root().join("exercises").join(EXERCISE)

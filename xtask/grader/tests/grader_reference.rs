@@ -2,16 +2,10 @@
 //! formats (Gradescope, GitHub Classroom, Markdown). Needs root, like the grader.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod grader_support;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+use grader_support::root;
 
 fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();

@@ -6,9 +6,9 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use super::catalog;
-use super::junit;
-use super::workspace;
+use crate::catalog;
+use crate::junit;
+
 
 pub fn progress(root: &Path, args: &[String]) -> Result<(), String> {
     if let Some(extra) = args.first() {
@@ -29,7 +29,7 @@ pub fn progress(root: &Path, args: &[String]) -> Result<(), String> {
         ),
     )?;
     println!("Running the public tests of {} exercises…", exercises.len());
-    let mut cmd = Command::new(workspace::cargo());
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.args([
         "nextest",
         "run",

@@ -1,12 +1,24 @@
 //! Shared by the grader's tests: the grader needs root, so on a machine where the tests run as a
 //! user with password-less sudo (a GitHub Actions runner), it is started through `sudo -n`.
+// Each test binary uses its own part of this module.
+#![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The course root: the workspace folder above `xtask/grader/`.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("xtask/grader lies two folders below the course root")
+        .to_path_buf()
+}
 
 /// The grader, with these extra environment variables.
 pub fn grader(env: &[(&str, &str)]) -> Command {
     if is_root() {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_grader"));
         cmd.envs(env.iter().copied());
         return cmd;
     }
@@ -19,7 +31,7 @@ pub fn grader(env: &[(&str, &str)]) -> Command {
     cmd.arg(var("CARGO_HOME", format!("{home}/.cargo")));
     cmd.arg(var("RUSTUP_HOME", format!("{home}/.rustup")));
     cmd.args(env.iter().map(|(k, v)| format!("{k}={v}")));
-    cmd.arg(env!("CARGO_BIN_EXE_xtask"));
+    cmd.arg(env!("CARGO_BIN_EXE_grader"));
     cmd
 }
 

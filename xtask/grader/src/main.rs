@@ -1,0 +1,71 @@
+//! `grader`: the teachers' command line (also reached as `cargo xtask check-exercises`,
+//! `cargo xtask release` and `cargo xtask grade`).
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "grader", about = "Check, release and grade the course's exercises")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Every stub compiles and fails its tests; every reference solution passes them.
+    Check {
+        /// Only this exercise, e.g. `m1/buffer_reuse`.
+        #[arg(long)]
+        exercise: Option<String>,
+    },
+    /// Write the student edition (stubs, public tests, the student tool, Classroom workflow).
+    Release {
+        /// A new or empty folder.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Grade one submission (`--exercise ID --submission DIR`) or a roster (`--roster DIR`).
+    Grade {
+        /// The exercise id, e.g. `m1/buffer_reuse` (with `--roster`: only this exercise).
+        #[arg(long, required_unless_present = "roster")]
+        exercise: Option<String>,
+        /// The submission's exercise folder (its `src/` is graded).
+        #[arg(long, conflicts_with = "roster", required_unless_present = "roster")]
+        submission: Option<PathBuf>,
+        /// A folder with one folder per student, each a copy of the student edition.
+        #[arg(long)]
+        roster: Option<PathBuf>,
+        /// Where the reports go.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+fn main() -> anyhow::Result<()> {
+    let root = grader::repo_root();
+    let result = match Cli::parse().command {
+        Command::Check { exercise } => grader::check_exercises(&root, exercise.as_deref()),
+        Command::Release { out } => grader::release(&root, &out),
+        Command::Grade {
+            exercise,
+            submission,
+            roster: Some(dir),
+            out,
+        } => {
+            let _ = submission;
+            grader::roster(&root, &dir, exercise.as_deref(), out)
+        }
+        Command::Grade {
+            exercise,
+            submission,
+            roster: None,
+            out,
+        } => match (exercise, submission) {
+            (Some(id), Some(sub)) => grader::grade(&root, &id, &sub, out),
+            _ => Err("grade needs --exercise and --submission (or --roster)".into()),
+        },
+    };
+    result.map_err(anyhow::Error::msg)
+}
