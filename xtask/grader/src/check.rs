@@ -166,7 +166,8 @@ fn check_variant(
             .points
             .keys()
             .map(|n| sandbox::token().map(|t| (n.clone(), t)))
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())?;
         catalog::write(
             &dir.join("tests/hidden.rs"),
             &grade::hidden_source(ex, &toks)?,
@@ -198,7 +199,7 @@ fn check_variant(
             String::from_utf8_lossy(&output.stderr)
         )]);
     };
-    let cases = junit::parse(&xml);
+    let cases = junit::parse(&xml).map_err(|e| format!("{}: {e}", junit_path.display()))?;
     let mut problems = Vec::new();
     if variant == Variant::Solution {
         // The solutions must pass the grader's static gate (this also builds the dependencies'

@@ -1,17 +1,16 @@
-//! The grader's static gate: Clippy with a staff list of disallowed paths, as errors that
-//! `#[allow]` cannot undo.
+//! The grader's static gate: Clippy compiles the library of the real build, with a staff list of
+//! disallowed paths as lints that are forbidden (so `#[allow]` cannot undo them).
 //!
-//! The sandbox already stops most cheats at run time; this gate stops the ones it cannot: code
-//! under test runs in the same process as the hidden test, so with files it could read its own
-//! memory (`/proc/self/mem`) and find the test's token. Exercise libraries compute; they never
-//! need files, processes, sockets, the environment, panic hooks or `exit`. Clippy resolves
-//! paths, so renaming (`use std::process as p; p::exit(0)`) does not help.
+//! Clippy is not a second, separate build: `clippy-driver` is set as the workspace's rustc
+//! wrapper for the grading build itself, so the gate sees exactly the cfgs, features and code that
+//! are compiled and tested (`#[cfg(not(clippy))]` hides nothing: clippy's cfg is on in the build
+//! too). The sandbox stops what touches files; this gate stops what the sandbox cannot: code under
+//! test runs in the same process as the hidden test, so with files it could read its own binary
+//! and find the test's token. Exercise libraries compute; they never need files, processes,
+//! sockets, the environment, panic hooks or `exit`. Clippy resolves paths, so renaming (`use
+//! std::process as p; p::exit(0)`) does not help.
 
 use std::path::Path;
-
-use super::catalog;
-use super::grade::compiler_message;
-use super::sandbox::Sandbox;
 
 pub const CLIPPY_TOML: &str = r#"# Written by `cargo xtask grade`: what a submission's library may not use.
 disallowed-methods = [
@@ -56,57 +55,46 @@ disallowed-types = [
 ]
 "#;
 
-/// `Some(message for the student)` when the submission uses something disallowed.
-pub fn check(
-    sb: &Sandbox,
-    ws: &Path,
-    package: &str,
-    crate_dir: &Path,
-) -> Result<Option<String>, String> {
-    let conf = ws.join("clippy");
-    catalog::write(&conf.join("clippy.toml"), CLIPPY_TOML)?;
-    let mut gated = Sandbox {
-        extra_env: sb.extra_env.clone(),
-        ..sb.clone_paths()
-    };
-    gated
-        .extra_env
-        .push(format!("CLIPPY_CONF_DIR={}", conf.display()));
-    let out = gated.cargo(
-        ws,
-        &[
-            "clippy",
-            "--locked",
-            "--offline",
-            "--profile",
-            "test",
-            "-p",
-            package,
-            "--lib",
-            "--",
-            "-A",
-            "warnings",
-            "-F",
-            "clippy::disallowed_methods",
-            "-F",
-            "clippy::disallowed_types",
-        ],
-        900,
-        false,
-    )?;
-    if out.status.success() {
-        return Ok(None);
-    }
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let message = compiler_message(&stderr, crate_dir);
-    if stderr.contains("disallowed") {
-        Ok(Some(message.replacen(
+/// The environment of every grading command: clippy-driver compiles the workspace's crates.
+pub fn environment() -> Vec<(String, String)> {
+    vec![
+        (
+            "RUSTC_WORKSPACE_WRAPPER".into(),
+            "/grade/toolchain/bin/clippy-driver".into(),
+        ),
+        ("CLIPPY_CONF_DIR".into(), "/grade/ws/clippy".into()),
+    ]
+}
+
+/// The status and the student's message for a library build that failed.
+pub fn explain(stderr: &str) -> (&'static str, String) {
+    let message = compiler_message(stderr, Path::new("/grade/ws/exercise"));
+    if stderr.contains("clippy::disallowed") || stderr.contains("is disallowed") {
+        let message = message.replacen(
             "Your code did not compile:",
             "Your code uses something exercises may not use (files, processes, network, \
              environment, panic hooks or exit):",
             1,
-        )))
+        );
+        ("refused", message)
     } else {
-        Ok(Some(message))
+        ("did not build", message)
     }
+}
+
+/// The compiler's errors, with the grading folder's paths shortened to the student's.
+pub fn compiler_message(stderr: &str, crate_dir: &Path) -> String {
+    let prefix = format!("{}/", crate_dir.display());
+    let kept: Vec<&str> = stderr
+        .lines()
+        .filter(|l| {
+            !l.trim_start().starts_with("Compiling ") && !l.trim_start().starts_with("Blocking ")
+        })
+        .collect();
+    let mut text = kept.join("\n").replace(&prefix, "");
+    if text.len() > 8000 {
+        text.truncate(8000);
+        text.push_str("\n… (cut)");
+    }
+    format!("Your code did not compile:\n{text}")
 }

@@ -10,18 +10,21 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::catalog::{self, Exercise};
-use super::report::{self, Outcome, TestResult};
-use super::sandbox::{self, Sandbox};
-use super::submission;
-use super::workspace::{self, CoursePaths, Targets};
+use std::process::Command;
+
+use crate::catalog::{self, Exercise};
+use crate::error::{GradeError, io_err};
+use crate::junit;
+use crate::report::{self, Outcome, TestResult};
+use crate::sandbox::{self, Sandbox};
+use crate::{gate, submission, warm};
 
 pub fn run(
     root: &Path,
     exercise: &str,
     submission: &Path,
     out: Option<PathBuf>,
-) -> Result<(), String> {
+) -> Result<(), GradeError> {
     let ex = catalog::find(root, exercise)?;
     let out = out.unwrap_or_else(|| root.join("target/grading").join(ex.slug()).join("results"));
     let outcome = grade_one(root, &ex, submission)?;
@@ -34,15 +37,18 @@ pub fn run(
     Ok(())
 }
 
-/// Grades one submission folder. `Err` only for the grader's own failures (not root, cargo
-/// missing); a submission that does not build is an `Ok` outcome with zero points.
-pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Outcome, String> {
-    sandbox::require_root()?;
+/// Grades one submission folder. `Err` only for the grader's own failures (no bubblewrap, a
+/// broken warm start); a submission that does not build is an `Ok` outcome with zero points.
+pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Outcome, GradeError> {
     let start = Instant::now();
+    let finish = |mut o: Outcome| {
+        o.seconds = start.elapsed().as_secs_f64();
+        Ok(o)
+    };
     let taken = match submission::take(submission_dir) {
         Ok(t) => t,
         Err(message) => {
-            return Ok(Outcome::all_failed(
+            return finish(Outcome::all_failed(
                 ex,
                 "no submission",
                 message,
@@ -62,9 +68,14 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
             ));
         }
     }
-    let forbidden = submission::forbidden_uses(&taken.files);
+    // The text check only gives clearer messages; the sandbox is what stops file access. Tests
+    // switch it off to show that the sandbox alone holds.
+    let forbidden = match std::env::var_os("GRADER_SKIP_TEXT_CHECK") {
+        Some(_) => Vec::new(),
+        None => submission::forbidden_uses(&taken.files),
+    };
     if !forbidden.is_empty() {
-        return Ok(Outcome::all_failed(
+        return finish(Outcome::all_failed(
             ex,
             "refused",
             forbidden.join("\n"),
@@ -73,41 +84,21 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
     }
     if taken.files.is_empty() {
         let msg = format!("no source files under {}/src", submission_dir.display());
-        return Ok(Outcome::all_failed(ex, "no submission", msg, notes));
+        return finish(Outcome::all_failed(ex, "no submission", msg, notes));
     }
 
-    // A fresh grading folder from staff files; then the student's sources. One grading of an
-    // exercise at a time: the lock waits for any other.
-    let work = root.join("target/grading").join(ex.slug());
-    fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
-    let lock_path = work.with_extension("lock");
-    let lock = fs::File::create(&lock_path).map_err(|e| format!("{}: {e}", lock_path.display()))?;
-    lock.lock()
-        .map_err(|e| format!("locking {}: {e}", lock_path.display()))?;
-    let ws = work.join("ws");
-    if ws.exists() {
-        fs::remove_dir_all(&ws).map_err(|e| format!("cleaning {}: {e}", ws.display()))?;
-    }
+    // A fresh grading folder (staff workspace + the taken sources + a copy of the warm target),
+    // deleted when this function returns, whatever happens.
+    let warm = warm::ensure(root, ex)?;
+    let run = RunDir::fresh(root, ex)?;
+    let ws = run.path.join("ws");
     let crate_dir = ws.join("exercise");
-    catalog::write(
-        &ws.join("Cargo.toml"),
-        &workspace::root_manifest(root, &["exercise".into()], CoursePaths::Absolute)?,
-    )?;
-    catalog::write(
-        &crate_dir.join("Cargo.toml"),
-        &workspace::exercise_manifest(
-            ex,
-            Targets {
-                public: false,
-                hidden: true,
-            },
-        )?,
-    )?;
-    workspace::prune_lock(root, &ws)?;
+    warm::write_workspace(root, ex, &ws)?;
+    catalog::copy_file(&warm.lock, &ws.join("Cargo.lock"))?;
     for (rel, bytes) in &taken.files {
         let path = crate_dir.join("src").join(rel);
         catalog::write(&path, "")?;
-        fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        fs::write(&path, bytes).map_err(|e| io_err(&path, e))?;
     }
     for rel in &given {
         catalog::copy_file(
@@ -115,26 +106,15 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
             &crate_dir.join("src").join(rel),
         )?;
     }
-    catalog::write(&ws.join(".config/nextest.toml"), &nextest_config(ex))?;
-    let store = ws.join("store");
-    fs::create_dir_all(&store).map_err(|e| e.to_string())?;
-    sandbox::set_mode(&store, 0o700)?;
-    let hide = vec![root.join("exercises"), root.join("target/exercise-check")];
-    let sb = Sandbox::new(&ws, hide, workspace::shared_target(root), ex.meta.gpu)?;
+    let target = run.path.join("target");
+    copy_target(&warm.target, &target)?;
+    let mut sb = Sandbox::new(&ws, &target, Some(&warm.course), ex.meta.gpu)?;
+    sb.extra_env = gate::environment();
     let package = ex.package();
 
-    // The static gate: no files, processes, network, environment or exit from the library.
-    if std::env::var_os("XTASK_GRADE_NO_STATIC_GATE").is_none()
-        && let Some(message) = super::gate::check(&sb, &ws, &package, &crate_dir)?
-    {
-        let mut o = Outcome::all_failed(ex, "refused", message, notes);
-        o.seconds = start.elapsed().as_secs_f64();
-        return Ok(o);
-    }
-
-    // Phase 1: the library alone; the hidden tests do not exist yet.
+    // Phase 1: the library alone, compiled by Clippy with the gate's lints forbidden (the gate
+    // checks exactly what is built); the hidden tests do not exist yet.
     let build = sb.cargo(
-        &ws,
         &[
             "build",
             "--locked",
@@ -149,13 +129,11 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
         false,
     )?;
     if !build.status.success() {
-        let message = compiler_message(&String::from_utf8_lossy(&build.stderr), &crate_dir);
-        let mut o = Outcome::all_failed(ex, "did not build", message, notes);
-        o.seconds = start.elapsed().as_secs_f64();
-        return Ok(o);
+        let (status, message) = gate::explain(&String::from_utf8_lossy(&build.stderr));
+        return finish(Outcome::all_failed(ex, status, message, notes));
     }
 
-    // Phase 2: the hidden tests, with fresh tokens, readable only by root.
+    // Phase 2: the hidden tests, with fresh tokens.
     let tokens: BTreeMap<String, String> = ex
         .meta
         .points
@@ -164,10 +142,7 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
         .collect::<Result<_, _>>()?;
     let tests_dir = crate_dir.join("tests");
     catalog::write(&tests_dir.join("hidden.rs"), &hidden_source(ex, &tokens)?)?;
-    sandbox::set_mode(&tests_dir.join("hidden.rs"), 0o600)?;
-    sandbox::set_mode(&tests_dir, 0o700)?;
     let build = sb.cargo(
-        &ws,
         &[
             "build",
             "--locked",
@@ -188,11 +163,9 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
         let message = "Your code builds, but the hidden tests could not be compiled against it. \
                        Keep the names and signatures of the stub's public items."
             .to_string();
-        let mut o = Outcome::all_failed(ex, "did not build", message, notes);
-        o.seconds = start.elapsed().as_secs_f64();
-        return Ok(o);
+        return finish(Outcome::all_failed(ex, "did not build", message, notes));
     }
-    protect_test_binaries(&String::from_utf8_lossy(&build.stdout), &package)?;
+    library_not_rebuilt(&String::from_utf8_lossy(&build.stdout), &package)?;
 
     // Phase 3: run them, sandboxed, through the runner.
     let limit = 120 + ex.timeout_s() * ex.meta.points.len() as u32;
@@ -213,26 +186,27 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
         "hidden",
         "--no-fail-fast",
     ];
-    let ran = sb.cargo(&ws, &run_args, limit, true)?;
-    if std::env::var_os("XTASK_GRADE_DEBUG").is_some() {
+    let ran = sb.cargo(&run_args, limit, true)?;
+    if std::env::var_os("GRADER_DEBUG").is_some() {
         // For staff only: the hidden tests' own output, never shown to students.
         eprintln!("{}", String::from_utf8_lossy(&ran.stderr));
     }
-    let Ok(junit) = fs::read_to_string(store.join("grade/junit.xml")) else {
+    let junit_path = ws.join("store/grade/junit.xml");
+    let Ok(junit) = fs::read_to_string(&junit_path) else {
         // nextest writes its report whatever the tests do: no report is the grader's failure.
         eprintln!(
             "grader: nextest wrote no report:\n{}",
             String::from_utf8_lossy(&ran.stderr)
         );
-        let _ = fs::remove_dir_all(&tests_dir);
         let message = "The grader could not run the tests (a problem on the grading machine, \
                        not in your code): ask your teacher to look at the grader's log."
             .to_string();
-        let mut o = Outcome::all_failed(ex, "not run", message, notes);
-        o.seconds = start.elapsed().as_secs_f64();
-        return Ok(o);
+        return finish(Outcome::all_failed(ex, "not run", message, notes));
     };
-    let cases = super::junit::parse(&junit);
+    let cases = junit::parse(&junit).map_err(|e| GradeError::Format {
+        what: format!("reading {}", junit_path.display()),
+        source: Box::new(e),
+    })?;
     let suite = format!("{package}::hidden");
     let tests = ex
         .meta
@@ -259,15 +233,61 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
             }
         })
         .collect();
-    // The hidden tests and their tokens do not outlive the grading.
-    let _ = fs::remove_dir_all(&tests_dir);
-    Ok(Outcome {
+    finish(Outcome {
         exercise: ex.id.clone(),
         tests,
         build_error: None,
         notes,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds: 0.0,
     })
+}
+
+/// One grading's own folder, `target/grading/runs/<exercise>-<random>/`: removed on drop, so no
+/// file of one grading (sources, hidden tests, tokens, build output) survives into the next.
+struct RunDir {
+    path: PathBuf,
+}
+
+impl RunDir {
+    fn fresh(root: &Path, ex: &Exercise) -> Result<Self, GradeError> {
+        let path =
+            root.join("target/grading/runs")
+                .join(format!("{}-{}", ex.slug(), sandbox::token()?));
+        fs::create_dir_all(&path).map_err(|e| io_err(&path, e))?;
+        sandbox::set_mode(&path, 0o700)?;
+        Ok(Self { path })
+    }
+}
+
+impl Drop for RunDir {
+    fn drop(&mut self) {
+        if let Err(e) = fs::remove_dir_all(&self.path) {
+            eprintln!("grader: could not remove {}: {e}", self.path.display());
+        }
+    }
+}
+
+/// A private copy of the warm target folder (reflinked where the file system can).
+fn copy_target(from: &Path, to: &Path) -> Result<(), GradeError> {
+    let out = Command::new("cp")
+        .args(["-a", "--reflink=auto"])
+        .arg(from)
+        .arg(to)
+        .output()
+        .map_err(|source| GradeError::Sandbox {
+            what: "starting cp".into(),
+            source,
+        })?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(GradeError::Setup(format!(
+            "copying {} to {}: {}",
+            from.display(),
+            to.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )))
+    }
 }
 
 /// Staff hidden tests with the `grade_ok!` macro put in front: each test's last act prints
@@ -304,7 +324,7 @@ pub fn hidden_source(ex: &Exercise, tokens: &BTreeMap<String, String>) -> Result
 }
 
 /// The grade profile: no retries, per-test timeouts, leaked processes fail, output stored.
-fn nextest_config(ex: &Exercise) -> String {
+pub fn nextest_config(ex: &Exercise) -> String {
     let half = ex.timeout_s().div_ceil(2);
     let threads = if ex.meta.gpu { "1" } else { "\"num-cpus\"" };
     format!(
@@ -319,10 +339,8 @@ fn nextest_config(ex: &Exercise) -> String {
     )
 }
 
-/// Makes the hidden test binary executable but unreadable for the test user: a process whose
-/// executable it cannot read is not dumpable, so its code cannot read its own binary or memory
-/// through /proc to find the tokens.
-fn protect_test_binaries(cargo_json: &str, package: &str) -> Result<(), String> {
+/// The library must not be rebuilt once the hidden tests exist (it was built, and gated, before).
+fn library_not_rebuilt(cargo_json: &str, package: &str) -> Result<(), GradeError> {
     for line in cargo_json.lines() {
         let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
@@ -330,41 +348,20 @@ fn protect_test_binaries(cargo_json: &str, package: &str) -> Result<(), String> 
         if msg["reason"] != "compiler-artifact" {
             continue;
         }
-        let ours = msg["target"]["name"] == package.to_string().as_str()
+        let ours = msg["target"]["name"] == package
             || msg["package_id"].as_str().is_some_and(|id| {
                 id.contains(&format!("#{package}@")) || id.contains(&format!("/{package}#"))
             });
-        let kinds: Vec<&str> = msg["target"]["kind"]
+        let is_lib = msg["target"]["kind"]
             .as_array()
-            .map(|a| a.iter().filter_map(|k| k.as_str()).collect())
-            .unwrap_or_default();
-        if ours && kinds.contains(&"lib") && msg["fresh"] != true {
-            return Err(
+            .is_some_and(|kinds| kinds.iter().any(|k| k == "lib"));
+        if ours && is_lib && msg["fresh"] != true {
+            return Err(GradeError::Setup(
                 "grader error: the library was rebuilt after the hidden tests were added".into(),
-            );
-        }
-        if let Some(exe) = msg["executable"].as_str() {
-            sandbox::set_mode(Path::new(exe), 0o711)?;
+            ));
         }
     }
     Ok(())
-}
-
-/// The compiler's errors, with the grading folder's paths shortened to the student's.
-pub fn compiler_message(stderr: &str, crate_dir: &Path) -> String {
-    let prefix = format!("{}/", crate_dir.display());
-    let kept: Vec<&str> = stderr
-        .lines()
-        .filter(|l| {
-            !l.trim_start().starts_with("Compiling ") && !l.trim_start().starts_with("Blocking ")
-        })
-        .collect();
-    let mut text = kept.join("\n").replace(&prefix, "");
-    if text.len() > 8000 {
-        text.truncate(8000);
-        text.push_str("\n… (cut)");
-    }
-    format!("Your code did not compile:\n{text}")
 }
 
 fn failure_words(kind: &str) -> String {

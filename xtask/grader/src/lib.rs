@@ -6,6 +6,7 @@
 //! workspaces that checking, grading and releasing build in.
 
 mod check;
+pub mod error;
 mod gate;
 mod grade;
 mod release;
@@ -13,12 +14,15 @@ mod report;
 mod roster;
 mod sandbox;
 mod submission;
+mod warm;
 mod workflow;
 mod workspace;
 
 pub use student::{catalog, junit};
 
 use std::path::{Path, PathBuf};
+
+pub use error::GradeError;
 
 /// The course root: the workspace folder above `xtask/grader/`.
 pub fn repo_root() -> PathBuf {
@@ -31,13 +35,13 @@ pub fn repo_root() -> PathBuf {
 }
 
 /// Every stub fails its tests and every reference solution passes (one exercise, or all).
-pub fn check_exercises(root: &Path, only: Option<&str>) -> Result<(), String> {
-    check::run(root, only)
+pub fn check_exercises(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
+    Ok(check::run(root, only)?)
 }
 
 /// Writes the student edition into `out` (which must be new or empty).
-pub fn release(root: &Path, out: &Path) -> Result<(), String> {
-    release::run(root, out)
+pub fn release(root: &Path, out: &Path) -> Result<(), GradeError> {
+    Ok(release::run(root, out)?)
 }
 
 /// Grades one submission folder and writes its reports into `out`.
@@ -46,16 +50,26 @@ pub fn grade(
     exercise: &str,
     submission: &Path,
     out: Option<PathBuf>,
-) -> Result<(), String> {
+) -> Result<(), GradeError> {
+    sandbox::preflight()?;
     grade::run(root, exercise, submission, out)
 }
 
-/// Grades every student folder of a roster into one gradebook.
+pub use roster::Shard;
+
+/// Grades every student folder of a roster (or one shard of it) into one gradebook.
 pub fn roster(
     root: &Path,
     dir: &Path,
     only: Option<&str>,
     out: Option<PathBuf>,
-) -> Result<(), String> {
-    roster::run(root, dir, only, out)
+    shard: Option<Shard>,
+) -> Result<(), GradeError> {
+    sandbox::preflight()?;
+    roster::run(root, dir, only, out, shard)
+}
+
+/// Joins the shards' results (each a roster `--out` folder) into one gradebook in `out`.
+pub fn merge(shards: &[PathBuf], out: &Path) -> Result<(), GradeError> {
+    roster::merge(shards, out)
 }

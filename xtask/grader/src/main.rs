@@ -6,7 +6,10 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "grader", about = "Check, release and grade the course's exercises")]
+#[command(
+    name = "grader",
+    about = "Check, release and grade the course's exercises"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -40,6 +43,18 @@ enum Command {
         /// Where the reports go.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// With `--roster`: grade only the K-th of every N students (name order), e.g. `2/8`.
+        #[arg(long, requires = "roster")]
+        shard: Option<grader::Shard>,
+    },
+    /// Join roster shards (their `--out` folders) into one gradebook and report folder.
+    Merge {
+        /// Where the merged gradebook goes.
+        #[arg(long)]
+        out: PathBuf,
+        /// The shards' output folders.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
     },
 }
 
@@ -53,19 +68,24 @@ fn main() -> anyhow::Result<()> {
             submission,
             roster: Some(dir),
             out,
+            shard,
         } => {
             let _ = submission;
-            grader::roster(&root, &dir, exercise.as_deref(), out)
+            grader::roster(&root, &dir, exercise.as_deref(), out, shard)
         }
         Command::Grade {
             exercise,
             submission,
             roster: None,
             out,
+            shard: _,
         } => match (exercise, submission) {
             (Some(id), Some(sub)) => grader::grade(&root, &id, &sub, out),
-            _ => Err("grade needs --exercise and --submission (or --roster)".into()),
+            _ => Err(grader::GradeError::Setup(
+                "grade needs --exercise and --submission (or --roster)".into(),
+            )),
         },
+        Command::Merge { out, shards } => grader::merge(&shards, &out),
     };
-    result.map_err(anyhow::Error::msg)
+    Ok(result?)
 }

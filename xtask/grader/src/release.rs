@@ -9,8 +9,8 @@ use std::fs;
 use std::path::Path;
 
 use super::catalog::{self, Exercise};
-use super::workspace::{self, CoursePaths};
 use super::workflow;
+use super::workspace::{self, CoursePaths};
 
 const STUDENT_NEXTEST: &str = "# Each test runs in its own process; GPU tests take turns on the device.\n\
 [test-groups]\ngpu = { max-threads = 1 }\n\n[profile.default]\n\
@@ -29,9 +29,9 @@ pub fn run(root: &Path, out: &Path) -> Result<(), String> {
         ));
     }
     let exercises = catalog::all(root)?;
-    let crates = needed_course_crates(root, &exercises)?;
+    let crates = workspace::needed_course_crates(root, &exercises)?;
     for (_, rel) in &crates {
-        copy_tree(&root.join(rel), &out.join(rel))?;
+        workspace::copy_tree(&root.join(rel), &out.join(rel))?;
     }
     for ex in &exercises {
         let dest = out.join("exercises").join(&ex.id);
@@ -43,10 +43,10 @@ pub fn run(root: &Path, out: &Path) -> Result<(), String> {
         ] {
             catalog::copy_file(&ex.dir.join(file), &dest.join(file))?;
         }
-        copy_tree(&ex.dir.join("src"), &dest.join("src"))?;
+        workspace::copy_tree(&ex.dir.join("src"), &dest.join("src"))?;
         // Given programs (e.g. a timing example for a finished kernel) ship as they are.
         if ex.dir.join("examples").is_dir() {
-            copy_tree(&ex.dir.join("examples"), &dest.join("examples"))?;
+            workspace::copy_tree(&ex.dir.join("examples"), &dest.join("examples"))?;
         }
     }
     let names: Vec<String> = crates.iter().map(|(n, _)| n.clone()).collect();
@@ -71,7 +71,7 @@ pub fn run(root: &Path, out: &Path) -> Result<(), String> {
     )?;
     catalog::write(&out.join(".gitignore"), "/target/\n")?;
     // The student tool (progress, hint) ships as it is: it holds no grader code.
-    copy_tree(&root.join("xtask/student"), &out.join("xtask/student"))?;
+    workspace::copy_tree(&root.join("xtask/student"), &out.join("xtask/student"))?;
     catalog::write(&out.join("README.md"), &student_readme(&exercises))?;
     catalog::write(
         &out.join(".github/workflows/classroom.yml"),
@@ -90,43 +90,6 @@ pub fn run(root: &Path, out: &Path) -> Result<(), String> {
         out.display(),
         exercises.len()
     );
-    Ok(())
-}
-
-/// Course crates the exercises depend on, with everything those depend on in turn.
-fn needed_course_crates(
-    root: &Path,
-    exercises: &[Exercise],
-) -> Result<Vec<(String, String)>, String> {
-    let course = workspace::course_crates(root)?;
-    let mut needed: Vec<(String, String)> = Vec::new();
-    let mut queue: Vec<String> = Vec::new();
-    for ex in exercises {
-        queue.extend(workspace::dependency_names(&ex.dir.join("Cargo.toml"))?);
-    }
-    while let Some(name) = queue.pop() {
-        if needed.iter().any(|(n, _)| *n == name) {
-            continue;
-        }
-        if let Some((_, rel)) = course.iter().find(|(n, _)| *n == name) {
-            queue.extend(workspace::dependency_names(
-                &root.join(rel).join("Cargo.toml"),
-            )?);
-            needed.push((name, rel.clone()));
-        }
-    }
-    needed.sort();
-    Ok(needed)
-}
-
-/// Copies a folder, leaving out build output.
-fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
-    for rel in catalog::files_under(from)? {
-        if rel.components().any(|c| c.as_os_str() == "target") {
-            continue;
-        }
-        catalog::copy_file(&from.join(&rel), &to.join(&rel))?;
-    }
     Ok(())
 }
 

@@ -19,6 +19,9 @@ pub enum CoursePaths {
     /// `code/<crate>` inside the generated workspace, copied there (the student edition); course
     /// crates not in the list are dropped from the pins.
     Copied(Vec<String>),
+    /// `<at>/code/<crate>`: where the grader's sandbox shows the copied course crates; crates not
+    /// in the list are dropped.
+    Mounted { at: String, keep: Vec<String> },
 }
 
 /// The root `Cargo.toml` of a generated workspace with these members.
@@ -51,16 +54,17 @@ pub fn root_manifest(
         .and_then(Value::as_table)
         .cloned()
         .unwrap_or_default();
-    if let CoursePaths::Copied(keep) = &paths {
+    if let CoursePaths::Copied(keep) | CoursePaths::Mounted { keep, .. } = &paths {
         deps.retain(|name, dep| dep.get("path").is_none() || keep.iter().any(|k| k == name));
     }
     for (_, dep) in deps.iter_mut() {
         if let Some(path) = dep.get("path").and_then(Value::as_str).map(String::from)
             && let Some(table) = dep.as_table_mut()
         {
-            let new = match paths {
+            let new = match &paths {
                 CoursePaths::Absolute => root.join(&path).to_string_lossy().into_owned(),
                 CoursePaths::Copied(_) => path,
+                CoursePaths::Mounted { at, .. } => format!("{at}/{path}"),
             };
             table.insert("path".into(), Value::String(new));
         }
@@ -139,8 +143,19 @@ pub fn exercise_manifest(ex: &Exercise, targets: Targets) -> Result<String, Stri
     }
     let mut rust_lints = Table::new();
     rust_lints.insert("unsafe_code".into(), Value::String("forbid".into()));
+    // The grader's gate: Clippy is the compiler of the real build (see `gate.rs`), and these
+    // lints, forbidden, turn the staff's list of disallowed paths into build errors.
+    let mut clippy_lints = Table::new();
+    for lint in [
+        "disallowed_methods",
+        "disallowed_types",
+        "disallowed_macros",
+    ] {
+        clippy_lints.insert(lint.into(), Value::String("forbid".into()));
+    }
     let mut lints = Table::new();
     lints.insert("rust".into(), Value::Table(rust_lints));
+    lints.insert("clippy".into(), Value::Table(clippy_lints));
     manifest.insert("lints".into(), Value::Table(lints));
     toml::to_string(&manifest).map_err(|e| e.to_string())
 }
@@ -214,4 +229,39 @@ pub fn dependency_names(manifest: &Path) -> Result<Vec<String>, String> {
         }
     }
     Ok(names)
+}
+
+/// Course crates the exercises depend on, with everything those depend on in turn.
+pub fn needed_course_crates(
+    root: &Path,
+    exercises: &[Exercise],
+) -> Result<Vec<(String, String)>, String> {
+    let course = course_crates(root)?;
+    let mut needed: Vec<(String, String)> = Vec::new();
+    let mut queue: Vec<String> = Vec::new();
+    for ex in exercises {
+        queue.extend(dependency_names(&ex.dir.join("Cargo.toml"))?);
+    }
+    while let Some(name) = queue.pop() {
+        if needed.iter().any(|(n, _)| *n == name) {
+            continue;
+        }
+        if let Some((_, rel)) = course.iter().find(|(n, _)| *n == name) {
+            queue.extend(dependency_names(&root.join(rel).join("Cargo.toml"))?);
+            needed.push((name, rel.clone()));
+        }
+    }
+    needed.sort();
+    Ok(needed)
+}
+
+/// Copies a folder, leaving out build output.
+pub fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+    for rel in catalog::files_under(from)? {
+        if rel.components().any(|c| c.as_os_str() == "target") {
+            continue;
+        }
+        catalog::copy_file(&from.join(&rel), &to.join(&rel))?;
+    }
+    Ok(())
 }

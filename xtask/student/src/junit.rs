@@ -1,7 +1,7 @@
-//! Reading nextest's JUnit report: just what scoring needs, no XML crate.
-//!
-//! Everything a test prints is escaped by nextest, so a test cannot forge tags; the parser only
-//! has to find `<testsuite>` and `<testcase>` elements and their children.
+//! Reading nextest's JUnit report with an XML parser (quick-xml through serde): just what
+//! scoring needs — each test's suite, name, failure kind and captured standard output.
+
+use serde::Deserialize;
 
 /// One `<testcase>` of the report.
 #[derive(Debug)]
@@ -14,81 +14,110 @@ pub struct Case {
     pub stdout: String,
 }
 
-pub fn parse(xml: &str) -> Vec<Case> {
-    let mut cases = Vec::new();
-    for suite_chunk in xml.split("<testsuite ").skip(1) {
-        let suite_head = suite_chunk.split('>').next().unwrap_or_default();
-        let suite = attribute(suite_head, "name").unwrap_or_default();
-        let body = suite_chunk.split("</testsuite>").next().unwrap_or_default();
-        for case_chunk in body.split("<testcase ").skip(1) {
-            let head_end = case_chunk.find('>').unwrap_or(case_chunk.len());
-            let head = &case_chunk[..head_end];
-            let name = attribute(head, "name").unwrap_or_default();
-            let content = if head.ends_with('/') {
-                ""
-            } else {
-                let rest = &case_chunk[(head_end + 1).min(case_chunk.len())..];
-                rest.split("</testcase>").next().unwrap_or_default()
-            };
-            cases.push(Case {
-                suite: suite.clone(),
-                name,
-                failure: failure_of(content),
-                stdout: element_text(content, "system-out"),
-            });
-        }
+/// The report could not be parsed as JUnit XML.
+#[derive(Debug, thiserror::Error)]
+#[error("the JUnit report is not valid XML")]
+pub struct ReportError(#[from] quick_xml::DeError);
+
+#[derive(Deserialize)]
+struct Suites {
+    #[serde(rename = "testsuite", default)]
+    suites: Vec<Suite>,
+}
+
+#[derive(Deserialize)]
+struct Suite {
+    #[serde(rename = "@name")]
+    name: String,
+    #[serde(rename = "testcase", default)]
+    cases: Vec<TestCase>,
+}
+
+#[derive(Deserialize)]
+struct TestCase {
+    #[serde(rename = "@name")]
+    name: String,
+    #[serde(default)]
+    failure: Vec<Problem>,
+    #[serde(default)]
+    error: Vec<Problem>,
+    #[serde(rename = "rerunFailure", default)]
+    rerun_failure: Vec<Problem>,
+    #[serde(rename = "rerunError", default)]
+    rerun_error: Vec<Problem>,
+    #[serde(rename = "flakyFailure", default)]
+    flaky_failure: Vec<Problem>,
+    #[serde(rename = "flakyError", default)]
+    flaky_error: Vec<Problem>,
+    #[serde(rename = "system-out", default)]
+    system_out: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Problem {
+    #[serde(rename = "@type", default)]
+    kind: Option<String>,
+}
+
+/// Every test case of a nextest JUnit report.
+pub fn parse(xml: &str) -> Result<Vec<Case>, ReportError> {
+    let report: Suites = quick_xml::de::from_str(xml)?;
+    Ok(report
+        .suites
+        .into_iter()
+        .flat_map(|suite| {
+            let name = suite.name;
+            suite.cases.into_iter().map(move |case| {
+                let failure = [
+                    (&case.failure, "failure"),
+                    (&case.error, "error"),
+                    (&case.rerun_failure, "rerunFailure"),
+                    (&case.rerun_error, "rerunError"),
+                    (&case.flaky_failure, "flakyFailure"),
+                    (&case.flaky_error, "flakyError"),
+                ]
+                .into_iter()
+                .find_map(|(problems, tag)| {
+                    problems
+                        .first()
+                        .map(|p| p.kind.clone().unwrap_or_else(|| tag.to_string()))
+                });
+                Case {
+                    suite: name.clone(),
+                    name: case.name,
+                    failure,
+                    stdout: case.system_out.unwrap_or_default(),
+                }
+            })
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn junit_reads_failures_and_escaped_output() {
+        let xml = r#"<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="x" tests="2" failures="1" errors="0">
+  <testsuite name="ex_a::hidden" tests="2" disabled="0" errors="0" failures="1">
+    <testcase name="a_ok" classname="ex_a::hidden" timestamp="t" time="0.1">
+      <system-out>GRADE-OK 12&#10;&lt;failure&gt; &amp; more</system-out>
+    </testcase>
+    <testcase name="a_bad" classname="ex_a::hidden" timestamp="t" time="0.1">
+      <failure type="test failure">boom</failure>
+      <system-out>x</system-out>
+      <system-err>y</system-err>
+    </testcase>
+  </testsuite>
+</testsuites>"#;
+        let cases = parse(xml).unwrap();
+        assert_eq!(cases.len(), 2);
+        assert_eq!(cases[0].suite, "ex_a::hidden");
+        assert_eq!(cases[0].failure, None);
+        assert_eq!(cases[0].stdout, "GRADE-OK 12\n<failure> & more");
+        assert_eq!(cases[1].failure.as_deref(), Some("test failure"));
+        assert!(parse("<testsuites><oops").is_err());
     }
-    cases
-}
-
-fn failure_of(content: &str) -> Option<String> {
-    for tag in [
-        "failure",
-        "error",
-        "rerunFailure",
-        "rerunError",
-        "flakyFailure",
-        "flakyError",
-    ] {
-        let open = format!("<{tag}");
-        if let Some(at) = content.find(&open) {
-            let after = &content[at + open.len()..];
-            // `<failure` must be the whole tag name, not a prefix of another.
-            if after.starts_with([' ', '>', '/']) {
-                let head = after.split('>').next().unwrap_or_default();
-                return Some(attribute(head, "type").unwrap_or_else(|| tag.to_string()));
-            }
-        }
-    }
-    None
-}
-
-fn element_text(content: &str, tag: &str) -> String {
-    let open = format!("<{tag}>");
-    let close = format!("</{tag}>");
-    match content.find(&open) {
-        Some(at) => {
-            let rest = &content[at + open.len()..];
-            unescape(rest.split(&close).next().unwrap_or_default())
-        }
-        None => String::new(),
-    }
-}
-
-fn attribute(head: &str, name: &str) -> Option<String> {
-    let key = format!(" {name}=\"");
-    let padded = format!(" {head}");
-    let at = padded.find(&key)?;
-    let rest = &padded[at + key.len()..];
-    rest.split('"').next().map(unescape)
-}
-
-fn unescape(s: &str) -> String {
-    s.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&apos;", "'")
-        .replace("&#10;", "\n")
-        .replace("&#13;", "\r")
-        .replace("&amp;", "&")
 }

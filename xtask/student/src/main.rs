@@ -3,7 +3,10 @@
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "student", about = "Your exercises: public tests passing, and hints")]
+#[command(
+    name = "student",
+    about = "Your exercises: public tests passing, and hints"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

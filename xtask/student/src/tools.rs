@@ -9,7 +9,6 @@ use std::process::Command;
 use crate::catalog;
 use crate::junit;
 
-
 pub fn progress(root: &Path, args: &[String]) -> Result<(), String> {
     if let Some(extra) = args.first() {
         return Err(format!("`progress` takes no arguments (got `{extra}`)"));
@@ -60,7 +59,7 @@ pub fn progress(root: &Path, args: &[String]) -> Result<(), String> {
             "the exercises did not build (cargo nextest exited with {status}); run `cargo build --workspace` to see why"
         ));
     }
-    let cases = junit::parse(&xml);
+    let cases = junit::parse(&xml).map_err(|e| format!("{}: {e}", dir.display()))?;
     let hints = load_hints(root);
     println!(
         "\n| exercise | public tests passing | minutes | hints seen |\n| --- | --- | --- | --- |"
