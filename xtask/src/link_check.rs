@@ -5,19 +5,21 @@ use std::collections::HashMap;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
+use anyhow::Context;
+
 pub struct Report {
     pub pages: usize,
     pub links: usize,
 }
 
-pub fn check(html_root: &Path) -> Result<Report, String> {
+pub fn check(html_root: &Path) -> anyhow::Result<Report> {
     let mut pages = Vec::new();
     collect_html(html_root, &mut pages);
     if pages.is_empty() {
-        return Err(format!(
+        anyhow::bail!(
             "no HTML pages under {}: build the book first",
             html_root.display()
-        ));
+        );
     }
     let mut ids: HashMap<PathBuf, Vec<String>> = HashMap::new();
     let mut problems = Vec::new();
@@ -28,7 +30,7 @@ pub fn check(html_root: &Path) -> Result<Report, String> {
             continue;
         }
         let text =
-            fs::read_to_string(page).map_err(|e| format!("cannot read {}: {e}", page.display()))?;
+            fs::read_to_string(page).with_context(|| format!("reading {}", page.display()))?;
         for target in attribute_values(&text, "href")
             .into_iter()
             .chain(attribute_values(&text, "src"))
@@ -83,7 +85,7 @@ pub fn check(html_root: &Path) -> Result<Report, String> {
     } else {
         problems.sort();
         problems.dedup();
-        Err(format!(
+        Err(anyhow::anyhow!(
             "{} broken internal link(s) in the book (fix them in the chapter's .md under book/):\n  {}",
             problems.len(),
             problems.join("\n  ")
@@ -220,7 +222,7 @@ mod tests {
             "missing_page",
             &[("index.html", r#"<a href="gone.html">x</a>"#)],
         );
-        let err = check(&site.0).err().unwrap();
+        let err = check(&site.0).err().unwrap().to_string();
         assert!(
             err.contains("index.html: `gone.html` points to a missing file"),
             "{err}"
@@ -236,7 +238,7 @@ mod tests {
                 ("b.html", r#"<p id="yes"></p>"#),
             ],
         );
-        let err = check(&site.0).err().unwrap();
+        let err = check(&site.0).err().unwrap().to_string();
         assert!(err.contains("anchor"), "{err}");
     }
 

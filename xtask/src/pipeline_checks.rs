@@ -6,7 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::util::{self, root, tools_bin};
+use crate::book::tools_bin;
+use crate::util::{self, root};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = root().join("target/pipeline-checks").join(name);
@@ -82,7 +83,8 @@ fn a_broken_link_and_a_missing_anchor_fail_the_link_check() {
 
     let err = crate::link_check::check(&dir.join("build"))
         .err()
-        .expect("the link check must fail");
+        .expect("the link check must fail")
+        .to_string();
     // mdBook copies the first chapter to index.html and all chapters into print.html: the same
     // two mistakes are reported on each page that carries them.
     assert!(

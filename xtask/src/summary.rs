@@ -1,0 +1,98 @@
+//! The book's table of contents keeps every chapter inside its module: a chapter in a module
+//! folder (`m3_types_and_quantization/…`) must be nested under that module's overview
+//! (`m3_types_and_quantization/README.md`) in `book/SUMMARY.md`.
+//!
+//! Nesting follows Markdown's list rules, as mdBook reads them: an item belongs to the nearest
+//! open item whose text starts at or left of its dash, and a line that is not an item (say an
+//! HTML comment) closes every open item whose text starts right of that line's first character.
+//! So `<!-- marker -->` at column 0 ends the module's list and the chapters after it fall out.
+
+/// One problem per chapter that is not under its module overview, with its line number.
+pub fn check(summary: &str) -> Vec<String> {
+    // (column where the item's text starts, link target) of the open items, outermost first.
+    let mut open: Vec<(usize, String)> = Vec::new();
+    let mut problems = Vec::new();
+    for (index, line) in summary.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        while open.last().is_some_and(|(text_col, _)| *text_col > indent) {
+            open.pop();
+        }
+        let Some(target) = item_target(line.trim_start()) else {
+            continue;
+        };
+        if let Some(module) = module_of(&target)
+            && target != format!("{module}/README.md")
+        {
+            let overview = format!("{module}/README.md");
+            if !open.iter().any(|(_, t)| *t == overview) {
+                problems.push(format!(
+                    "book/SUMMARY.md:{}: `{target}` is not nested under its module overview \
+                     `{overview}`: indent it under that item, with no line at a smaller indent \
+                     (such as a `<!-- -->` comment at column 0) in between",
+                    index + 1
+                ));
+            }
+        }
+        open.push((indent + 2, target));
+    }
+    problems
+}
+
+/// The link target of a list item `- [Title](target)`.
+fn item_target(line: &str) -> Option<String> {
+    let rest = line
+        .strip_prefix("- ")
+        .or_else(|| line.strip_prefix("* "))?;
+    let start = rest.find("](")? + 2;
+    let end = start + rest[start..].find(')')?;
+    Some(rest[start..end].trim().to_owned())
+}
+
+/// `m3_types_and_quantization` for a target inside a module folder (`m<digit>…_…/`).
+fn module_of(target: &str) -> Option<&str> {
+    let (folder, _) = target.split_once('/')?;
+    let mut chars = folder.chars();
+    (chars.next() == Some('m')
+        && chars.next().is_some_and(|c| c.is_ascii_digit())
+        && folder.contains('_'))
+    .then_some(folder)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+
+    const NESTED: &str = "# Module 3\n\n- [Module 3 overview](m3_x/README.md)\n  - [A](m3_x/a.md)\n    - [A1](m3_x/a1.md)\n  <!-- m3: add pages above this line -->\n  - [B](m3_x/b.md)\n\n---\n\n[For teachers](for_teachers.md)\n";
+
+    #[test]
+    fn nested_chapters_and_indented_markers_pass() {
+        assert_eq!(check(NESTED), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_marker_at_column_0_pushes_the_next_chapter_out_of_its_module() {
+        let broken = NESTED.replace("  <!-- m3", "<!-- m3");
+        let problems = check(&broken);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].contains("SUMMARY.md:7: `m3_x/b.md`"),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn a_chapter_under_another_module_or_at_top_level_fails() {
+        let text = "- [M1](m1_a/README.md)\n  - [wrong](m2_b/x.md)\n- [top](m1_a/y.md)\n";
+        let problems = check(text);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+    }
+
+    #[test]
+    fn the_books_summary_nests_every_chapter() {
+        let summary = std::fs::read_to_string(crate::util::root().join("book/SUMMARY.md")).unwrap();
+        assert_eq!(check(&summary), Vec::<String>::new());
+    }
+}
