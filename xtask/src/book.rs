@@ -25,9 +25,16 @@ pub struct BookArgs {
     pub serve: bool,
 }
 
-/// Where `cargo xtask book` installs the pinned mdbook tools (git-ignored).
+/// Where `cargo xtask book` installs the pinned mdbook tools: `.tools/` (git-ignored), or
+/// `$COURSE_TOOLS_DIR` (CI keeps them there between runs of fresh clones).
+fn tools_root() -> PathBuf {
+    std::env::var_os("COURSE_TOOLS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join(".tools"))
+}
+
 pub fn tools_bin() -> PathBuf {
-    root().join(".tools").join("bin")
+    tools_root().join("bin")
 }
 
 /// `PATH` with the local tools folder first, so the pinned mdbook and mdbook-katex win.
@@ -106,11 +113,14 @@ pub fn ensure_tools() -> anyhow::Result<()> {
         }
         let mut cmd = util::cargo();
         cmd.args(["install", "--locked", "--root"])
-            .arg(root().join(".tools"))
+            .arg(tools_root())
             .arg(format!("{tool}@{version}"));
         run_step(
             &mut cmd,
-            &format!("installing {tool} {version} into .tools/ (once; a few minutes)"),
+            &format!(
+                "building {tool} {version} into {} (once; minutes)",
+                tools_root().display()
+            ),
             "Check your network connection; the tools come from crates.io.",
         )?;
     }
