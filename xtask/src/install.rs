@@ -62,8 +62,8 @@ pub fn missing_message(missing: &[&Requirement], system: System) -> String {
         text.push_str(&format!("  sudo apt-get install {}\n", apt.join(" ")));
     }
     text.push_str(
-        "(or let `cargo xtask doctor --install` do it, as root or with password-less sudo); \
-         then run the command again.",
+        "(`cargo xtask doctor --install` installs them; system packages need root or \
+         password-less sudo); then run the command again.",
     );
     text
 }

@@ -15,6 +15,3 @@ pub mod summary;
 pub mod test;
 pub mod util;
 pub mod workspace;
-
-#[cfg(test)]
-mod pipeline_checks;

@@ -6,8 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::book::tools_bin;
-use crate::util::{self, root};
+use xtask::book::tools_bin;
+use xtask::util::{self, root};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = root().join("target/pipeline-checks").join(name);
@@ -81,7 +81,7 @@ fn a_broken_link_and_a_missing_anchor_fail_the_link_check() {
     let built = build_book(&dir, "[output.html]\n", chapter);
     assert!(built.status.success(), "{}", text(&built));
 
-    let err = crate::link_check::check(&dir.join("build"))
+    let err = xtask::link_check::check(&dir.join("build"))
         .err()
         .expect("the link check must fail")
         .to_string();
