@@ -75,6 +75,15 @@ pub fn build() -> anyhow::Result<()> {
         "Read mdbook's message above: it names the chapter.",
     )?;
     let html = root().join("book/build/html");
+    for chapter in summary::chapters(&fs::read_to_string(root().join("book/SUMMARY.md"))?) {
+        let page = match chapter.strip_suffix("README.md") {
+            Some(folder) => format!("{folder}index.html"),
+            None => chapter.replace(".md", ".html"),
+        };
+        if !html.join(&page).is_file() {
+            bail!("mdbook wrote no page for `{chapter}` of book/SUMMARY.md (expected {page})");
+        }
+    }
     eprintln!(
         "\n==> checking internal links and anchors in {}",
         html.display()

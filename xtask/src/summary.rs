@@ -5,7 +5,9 @@
 //! Nesting follows Markdown's list rules, as mdBook reads them: an item belongs to the nearest
 //! open item whose text starts at or left of its dash, and a line that is not an item (say an
 //! HTML comment) closes every open item whose text starts right of that line's first character.
-//! So `<!-- marker -->` at column 0 ends the module's list and the chapters after it fall out.
+//! So `<!-- marker -->` at column 0 ends the module's list and the chapters after it fall out;
+//! indented, mdBook 0.5 drops chapters instead. Any line other than an item inside a list of
+//! chapters is therefore refused.
 
 /// One problem per chapter that is not under its module overview, with its line number.
 pub fn check(summary: &str) -> Vec<String> {
@@ -17,10 +19,19 @@ pub fn check(summary: &str) -> Vec<String> {
             continue;
         }
         let indent = line.len() - line.trim_start().len();
+        let trimmed = line.trim_start();
+        let item = item_target(trimmed);
+        if item.is_none() && !open.is_empty() && !trimmed.starts_with('#') && trimmed != "---" {
+            problems.push(format!(
+                "book/SUMMARY.md:{}: `{trimmed}` inside a list of chapters: mdBook un-nests or \
+                 drops the chapters after it; delete the line",
+                index + 1
+            ));
+        }
         while open.last().is_some_and(|(text_col, _)| *text_col > indent) {
             open.pop();
         }
-        let Some(target) = item_target(line.trim_start()) else {
+        let Some(target) = item else {
             continue;
         };
         if let Some(module) = module_of(&target)
@@ -39,6 +50,22 @@ pub fn check(summary: &str) -> Vec<String> {
         open.push((indent + 2, target));
     }
     problems
+}
+
+/// Every chapter's file, as SUMMARY.md links it (`m1_x/README.md`), items and prefix chapters.
+pub fn chapters(summary: &str) -> Vec<String> {
+    summary
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            item_target(l).or_else(|| {
+                let start = l.strip_prefix('[')?.find("](")? + 3;
+                let end = l.find(')')?;
+                (start < end).then(|| l[start..end].to_owned())
+            })
+        })
+        .filter(|t| t.ends_with(".md"))
+        .collect()
 }
 
 /// The link target of a list item `- [Title](target)`.
