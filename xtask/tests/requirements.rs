@@ -104,7 +104,7 @@ fn the_family_comes_from_os_release() {
 }
 
 #[test]
-fn the_adapter_is_a_real_gpu_before_lavapipe() {
+fn the_adapter_is_a_hardware_device_before_lavapipe() {
     let summary = "Devices:\n========\nGPU0:\n\tdeviceType         = PHYSICAL_DEVICE_TYPE_CPU\n\tdeviceName         = llvmpipe (LLVM 15.0.6, 256 bits)\n\tdriverName         = llvmpipe\nGPU1:\n\tdeviceType         = PHYSICAL_DEVICE_TYPE_DISCRETE_GPU\n\tdeviceName         = NVIDIA H100 80GB HBM3\n\tdriverName         = NVIDIA\n";
     let gpu = pick_adapter(summary).unwrap();
     assert_eq!(
