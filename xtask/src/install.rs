@@ -6,7 +6,7 @@ use std::process::Command;
 
 use anyhow::{Context, bail};
 
-use crate::requirements::{Install, Probe, Requirement, System, assess};
+use crate::requirements::{Install, Platform, Probe, Requirement, System, assess};
 use crate::util::{self, run_step};
 
 /// Who may install what here.
@@ -33,6 +33,7 @@ impl Rights {
     pub fn can_install(&self, req: &Requirement) -> bool {
         match req.install {
             Install::Apt(_) => self.admin && self.system == System::Debian,
+            Install::Sysctl(_) => self.admin && self.system.platform() == Platform::Linux,
             Install::CargoInstall(_) | Install::CargoFetch => true,
             Install::PipBinary { .. } => util::on_path("python3"),
         }
@@ -103,6 +104,7 @@ pub fn install(missing: &[&Requirement], rights: Rights) -> anyhow::Result<()> {
                 )?;
             }
             Install::PipBinary { package, binary } => install_pip_binary(package, binary, rights)?,
+            Install::Sysctl(settings) => set_sysctls(settings, rights)?,
         }
     }
     Ok(())
@@ -133,6 +135,33 @@ fn install_apt(packages: &[&str], rights: Rights) -> anyhow::Result<()> {
         &format!("installing {}", packages.join(" ")),
         "apt's message above says why.",
     )
+}
+
+/// Sets each `key=value` whose key this kernel has (`/proc/sys/...`).
+fn set_sysctls(settings: &[String], rights: Rights) -> anyhow::Result<()> {
+    for setting in settings {
+        let key = setting.split('=').next().unwrap_or_default();
+        if !std::path::Path::new("/proc/sys")
+            .join(key.replace('.', "/"))
+            .exists()
+        {
+            continue;
+        }
+        let mut cmd = if rights.root {
+            Command::new("sysctl")
+        } else {
+            let mut sudo = Command::new("sudo");
+            sudo.args(["-n", "sysctl"]);
+            sudo
+        };
+        cmd.args(["-w", setting]);
+        run_step(
+            &mut cmd,
+            &format!("setting {setting}"),
+            "sysctl's message above says why.",
+        )?;
+    }
+    Ok(())
 }
 
 /// pip-installs the package into a scratch folder and copies its binary onto `PATH`:

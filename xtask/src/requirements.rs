@@ -51,6 +51,8 @@ pub enum Detect {
     VulkanDriver,
     /// Every crate of `Cargo.lock`, for every platform, is in the cargo home.
     CratesFetched,
+    /// This command succeeds (judged only once its program is on `PATH`).
+    Succeeds(Vec<String>),
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -64,6 +66,8 @@ pub enum Install {
     PipBinary { package: String, binary: String },
     /// `cargo fetch --locked`.
     CargoFetch,
+    /// Kernel settings `key=value`, each set with `sysctl -w` where the kernel has the key.
+    Sysctl(Vec<String>),
 }
 
 #[derive(Deserialize)]
@@ -156,6 +160,7 @@ impl Requirement {
             Install::CargoInstall(krate) => format!("cargo install --locked {krate}"),
             Install::PipBinary { package, .. } => format!("python3 -m pip install {package}"),
             Install::CargoFetch => "cargo fetch --locked".into(),
+            Install::Sysctl(settings) => format!("sudo sysctl -w {}", settings.join(" ")),
         })
     }
 }
@@ -167,6 +172,8 @@ pub struct Probe {
     pub libraries: BTreeSet<String>,
     pub vulkan_driver: bool,
     pub crates_fetched: bool,
+    /// The `Succeeds` commands that failed.
+    pub failing_commands: BTreeSet<Vec<String>>,
 }
 
 impl Probe {
@@ -189,6 +196,11 @@ impl Probe {
                 ),
                 Detect::VulkanDriver => probe.vulkan_driver = vulkan_driver_present(),
                 Detect::CratesFetched => probe.crates_fetched = crates_fetched(),
+                Detect::Succeeds(command) => {
+                    if !succeeds(command) {
+                        probe.failing_commands.insert(command.clone());
+                    }
+                }
             }
         }
         probe
@@ -200,6 +212,7 @@ impl Probe {
             Detect::Libraries(names) => names.iter().all(|n| self.libraries.contains(n)),
             Detect::VulkanDriver => self.vulkan_driver,
             Detect::CratesFetched => self.crates_fetched,
+            Detect::Succeeds(command) => !self.failing_commands.contains(command),
         }
     }
 }
@@ -214,6 +227,20 @@ pub fn assess<'a>(
         .iter()
         .filter(|r| r.applies_to(system) && !probe.has(&r.detect))
         .collect()
+}
+
+/// A missing program is judged by its own requirement; this one waits until it is installed.
+fn succeeds(command: &[String]) -> bool {
+    let Some((program, args)) = command.split_first() else {
+        return true;
+    };
+    !util::on_path(program)
+        || Command::new(program)
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
 }
 
 /// Library file names the dynamic linker knows (`ldconfig -p`), plus `LD_LIBRARY_PATH`'s files.

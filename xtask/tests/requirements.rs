@@ -18,7 +18,7 @@ fn complete_machine(reqs: &[requirements::Requirement]) -> Probe {
                 probe.programs.insert(p.clone());
             }
             Detect::Libraries(l) => probe.libraries.extend(l.iter().cloned()),
-            Detect::VulkanDriver | Detect::CratesFetched => {}
+            Detect::VulkanDriver | Detect::CratesFetched | Detect::Succeeds(_) => {}
         }
     }
     probe
