@@ -69,7 +69,7 @@ pub fn environment() -> Vec<(String, String)> {
 /// The status and the student's message for a library build that failed.
 pub fn explain(stderr: &str) -> (&'static str, String) {
     let message = compiler_message(stderr, Path::new("/grade/ws/exercise"));
-    if stderr.contains("clippy::disallowed") || stderr.contains("is disallowed") {
+    if stderr.contains("disallowed") {
         let message = message.replacen(
             "Your code did not compile:",
             "Your code uses something exercises may not use (files, processes, network, \

@@ -69,6 +69,27 @@ pub fn roster(
     roster::run(root, dir, only, out, shard)
 }
 
+/// Compiles the dependencies of every exercise (or one) once, so gradings start warm.
+pub fn warm(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
+    sandbox::preflight()?;
+    let exercises = match only {
+        Some(id) => vec![catalog::find(root, id)?],
+        None => catalog::all(root)?,
+    };
+    for ex in &exercises {
+        warm::ensure(root, ex)?;
+        println!("{}: warm", ex.id);
+    }
+    Ok(())
+}
+
+/// Writes the teacher's grading workflow (private repository) to `out`.
+pub fn classroom_workflow(out: &Path, shards: u32) -> Result<(), GradeError> {
+    let text = workflow::teacher(shards)?;
+    catalog::write(out, &text)?;
+    Ok(())
+}
+
 /// Joins the shards' results (each a roster `--out` folder) into one gradebook in `out`.
 pub fn merge(shards: &[PathBuf], out: &Path) -> Result<(), GradeError> {
     roster::merge(shards, out)

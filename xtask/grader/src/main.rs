@@ -47,6 +47,21 @@ enum Command {
         #[arg(long, requires = "roster")]
         shard: Option<grader::Shard>,
     },
+    /// Compile every exercise's dependencies once, in the sandbox, so that gradings start warm.
+    Warm {
+        /// Only this exercise.
+        #[arg(long)]
+        exercise: Option<String>,
+    },
+    /// Write the teacher's grading workflow (for the teacher's private copy of the course).
+    ClassroomWorkflow {
+        /// The file to write, e.g. `.github/workflows/grade-class.yml`.
+        #[arg(long)]
+        out: PathBuf,
+        /// Parallel grading jobs (shards of the roster).
+        #[arg(long, default_value_t = 8)]
+        shards: u32,
+    },
     /// Join roster shards (their `--out` folders) into one gradebook and report folder.
     Merge {
         /// Where the merged gradebook goes.
@@ -85,6 +100,8 @@ fn main() -> anyhow::Result<()> {
                 "grade needs --exercise and --submission (or --roster)".into(),
             )),
         },
+        Command::ClassroomWorkflow { out, shards } => grader::classroom_workflow(&out, shards),
+        Command::Warm { exercise } => grader::warm(&root, exercise.as_deref()),
         Command::Merge { out, shards } => grader::merge(&shards, &out),
     };
     Ok(result?)

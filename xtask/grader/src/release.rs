@@ -3,7 +3,7 @@
 //! A workspace with every exercise's stub, public tests, README and `exercise.toml` (no
 //! `grading/`), the course crates the exercises build on, its own lock file and nextest config, the student tool
 //! (`xtask/student`: `progress` and `hint`, reached as `cargo xtask`), a README for students, and
-//! `.github/workflows/classroom.yml` for GitHub Classroom.
+//! `.github/workflows/classroom.yml` (public tests and `progress`; no secret).
 
 use std::fs;
 use std::path::Path;
@@ -75,7 +75,7 @@ pub fn run(root: &Path, out: &Path) -> Result<(), String> {
     catalog::write(&out.join("README.md"), &student_readme(&exercises))?;
     catalog::write(
         &out.join(".github/workflows/classroom.yml"),
-        &workflow::classroom(&exercises),
+        workflow::student(),
     )?;
     workspace::prune_lock(root, out)?;
     if out.join("grading").exists()
@@ -121,9 +121,9 @@ fn student_readme(exercises: &[Exercise]) -> String {
          GPU driver, or on Linux without one the software Vulkan device lavapipe\n\
          (`sudo apt install mesa-vulkan-drivers`).\n\n\
          ## Grading\n\n\
-         Public tests passing is a good sign, not a grade. When you push, the `Grade` workflow\n\
-         runs hidden tests on your `src/` files and reports points per exercise (in the Actions\n\
-         tab's job summary). Hidden tests check the same task on more cases; their names tell you\n\
-         what failed, their output is not shown.\n"
+         Public tests passing is a good sign, not a grade. When you push, the `Progress` workflow\n\
+         runs the public tests and writes the `progress` table to the Actions tab's job summary.\n\
+         Your teacher grades your `src/` files with hidden tests that check the same task on more\n\
+         cases; their names tell you what failed, their output is not shown.\n"
     )
 }

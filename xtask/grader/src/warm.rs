@@ -76,7 +76,8 @@ pub fn ensure(root: &Path, ex: &Exercise) -> Result<Warm, GradeError> {
         ex.id
     );
     let _ = fs::remove_file(dir.join("stamp"));
-    for sub in ["course", "target", "build"] {
+    // The target folder stays: it holds staff builds only, and Cargo rebuilds what changed.
+    for sub in ["course", "build"] {
         let path = dir.join(sub);
         if path.exists() {
             fs::remove_dir_all(&path).map_err(|e| io_err(&path, e))?;
@@ -139,6 +140,15 @@ pub fn ensure(root: &Path, ex: &Exercise) -> Result<Warm, GradeError> {
     }
     catalog::copy_file(&ws.join("Cargo.lock"), &warm.lock)?;
     forget_own_artifacts(&warm.target, &package)?;
+    // Gradings hard-link these files: read-only, so that no grading can change them for the next.
+    for rel in catalog::files_under(&warm.target)? {
+        let path = warm.target.join(&rel);
+        let mode = fs::metadata(&path)
+            .map_err(|e| io_err(&path, e))?
+            .permissions();
+        use std::os::unix::fs::PermissionsExt;
+        sandbox::set_mode(&path, mode.mode() & 0o555)?;
+    }
     fs::remove_dir_all(&ws).map_err(|e| io_err(&ws, e))?;
     catalog::write(&dir.join("stamp"), &stamp)?;
     Ok(warm)
