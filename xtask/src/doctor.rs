@@ -6,6 +6,7 @@ use std::process::Command;
 
 use anyhow::bail;
 
+use crate::book;
 use crate::install::{self, Rights};
 use crate::requirements::{self, Probe, assess};
 use crate::util::{self, output};
@@ -43,10 +44,16 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<()> {
              CI (or you, as root) runs them with `cargo xtask test --privileged`"
         );
     }
-    println!(
-        "note    the book tools (mdbook, mdbook-katex) are built into .tools/ by the first \
-         `cargo xtask book` (a few minutes)"
-    );
+    for (tool, version) in [book::MDBOOK, book::MDBOOK_KATEX] {
+        match book::installed_version(tool) {
+            Some(found) if found == version => println!("ok      book tool {tool} {version}"),
+            _ => println!(
+                "note    book tool {tool} {version}: the first `cargo xtask book` (or `test`) \
+                 builds it into {} (minutes)",
+                book::tools_bin().display()
+            ),
+        }
+    }
     if !missing.is_empty() || !toolchain_ok {
         bail!(
             "not ready: {}",
