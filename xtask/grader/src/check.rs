@@ -5,6 +5,7 @@
 //! (solutions copied over the stubs there; the tree is never edited), sharing one target folder
 //! with the grader so dependencies are compiled once.
 
+use crate::error::GradeError;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
@@ -22,7 +23,7 @@ enum Variant {
     Solution,
 }
 
-pub fn run(root: &Path, only: Option<&str>) -> Result<(), String> {
+pub fn run(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
     let exercises = match only {
         Some(id) => vec![catalog::find(root, id)?],
         None => catalog::all(root)?,
@@ -46,12 +47,13 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<(), String> {
         Err(format!(
             "check-exercises found problems:\n- {}",
             problems.join("\n- ")
-        ))
+        )
+        .into())
     }
 }
 
 /// A stub must not contain its solution, and every exercise needs its files.
-fn static_checks(ex: &Exercise) -> Result<Vec<String>, String> {
+fn static_checks(ex: &Exercise) -> Result<Vec<String>, GradeError> {
     let mut problems = Vec::new();
     for needed in [
         "README.md",
@@ -111,7 +113,7 @@ fn check_variant(
     root: &Path,
     exercises: &[Exercise],
     variant: Variant,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, GradeError> {
     let label = if variant == Variant::Stub {
         "stubs"
     } else {

@@ -33,6 +33,9 @@ pub enum GradeError {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// The exercise catalog (`exercise.toml`, files of the course).
+    #[error(transparent)]
+    Catalog(#[from] student::StudentError),
     /// Set-up problems described in words: a missing exercise, a bad manifest, a failed step.
     #[error("{0}")]
     Setup(String),
@@ -41,6 +44,12 @@ pub enum GradeError {
 impl From<String> for GradeError {
     fn from(message: String) -> Self {
         Self::Setup(message)
+    }
+}
+
+impl From<&str> for GradeError {
+    fn from(message: &str) -> Self {
+        Self::Setup(message.to_string())
     }
 }
 

@@ -51,7 +51,7 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
             return finish(Outcome::all_failed(
                 ex,
                 "no submission",
-                message,
+                message.to_string(),
                 Vec::new(),
             ));
         }
@@ -306,7 +306,10 @@ fn copy_target(from: &Path, to: &Path) -> Result<(), GradeError> {
 
 /// Staff hidden tests with the `grade_ok!` macro put in front: each test's last act prints
 /// `GRADE-OK <token>` for its own name.
-pub fn hidden_source(ex: &Exercise, tokens: &BTreeMap<String, String>) -> Result<String, String> {
+pub fn hidden_source(
+    ex: &Exercise,
+    tokens: &BTreeMap<String, String>,
+) -> Result<String, GradeError> {
     let path = ex.dir.join("grading/hidden.rs");
     let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut arms = String::new();

@@ -5,6 +5,7 @@
 //! (`xtask/student`: `progress` and `hint`, reached as `cargo xtask`), a README for students, and
 //! `.github/workflows/classroom.yml` (public tests and `progress`; no secret).
 
+use crate::error::GradeError;
 use std::fs;
 use std::path::Path;
 
@@ -17,7 +18,7 @@ const STUDENT_NEXTEST: &str = "# Each test runs in its own process; GPU tests ta
 slow-timeout = { period = \"60s\", terminate-after = 4 }\n\n\
 [[profile.default.overrides]]\nfilter = \"rdeps(gpu_context)\"\ntest-group = \"gpu\"\n";
 
-pub fn run(root: &Path, out: &Path) -> Result<(), String> {
+pub fn run(root: &Path, out: &Path) -> Result<(), GradeError> {
     if out.exists()
         && fs::read_dir(out)
             .map(|mut d| d.next().is_some())
@@ -26,7 +27,8 @@ pub fn run(root: &Path, out: &Path) -> Result<(), String> {
         return Err(format!(
             "{} exists and is not empty: pick a new folder",
             out.display()
-        ));
+        )
+        .into());
     }
     let exercises = catalog::all(root)?;
     let crates = workspace::needed_course_crates(root, &exercises)?;

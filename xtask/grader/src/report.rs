@@ -2,6 +2,7 @@
 //! Classroom's autograding result (`classroom.json`) and a Markdown table (`summary.md`).
 //! Only pass/fail per test is reported: hidden tests' output never reaches students.
 
+use crate::error::GradeError;
 use std::path::Path;
 
 use serde_json::json;
@@ -68,10 +69,11 @@ impl Outcome {
 }
 
 /// Writes `results.json`, `classroom.json` and `summary.md` into `out`.
-pub fn write_all(out: &Path, outcome: &Outcome) -> Result<(), String> {
+pub fn write_all(out: &Path, outcome: &Outcome) -> Result<(), GradeError> {
     catalog::write(&out.join("results.json"), &gradescope(outcome))?;
     catalog::write(&out.join("classroom.json"), &classroom(outcome))?;
-    catalog::write(&out.join("summary.md"), &markdown(outcome))
+    catalog::write(&out.join("summary.md"), &markdown(outcome))?;
+    Ok(())
 }
 
 fn preamble(outcome: &Outcome) -> String {

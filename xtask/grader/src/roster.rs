@@ -129,7 +129,7 @@ fn grade_cell(root: &Path, ex: &Exercise, roster: &Path, student: &Path, out: &P
         status,
         digest,
     };
-    if let Err(reason) = inside(roster, &sub) {
+    if let Some(reason) = refusal(roster, &sub) {
         let outcome = Outcome::all_failed(ex, "refused", reason.clone(), Vec::new());
         let _ = report::write_all(out, &outcome);
         return cell(0, format!("refused: {reason}"), None);
@@ -188,10 +188,10 @@ fn students(dir: &Path) -> Result<(Vec<Student>, Vec<Refused>), GradeError> {
         if name.starts_with('.') {
             continue;
         }
-        match inside(dir, &path) {
-            Err(reason) => refused.push((name, reason)),
-            Ok(()) if path.is_dir() => ok.push((name, path)),
-            Ok(()) => refused.push((name, "not a folder".into())),
+        match refusal(dir, &path) {
+            Some(reason) => refused.push((name, reason)),
+            None if path.is_dir() => ok.push((name, path)),
+            None => refused.push((name, "not a folder".into())),
         }
     }
     ok.sort();
@@ -202,30 +202,30 @@ fn students(dir: &Path) -> Result<(Vec<Student>, Vec<Refused>), GradeError> {
     Ok((ok, refused))
 }
 
-/// `Ok` when every component of `path` below `roster` is a real folder or file, not a link, and
-/// nothing leads outside the roster.
-fn inside(roster: &Path, path: &Path) -> Result<(), String> {
-    let rel = path
-        .strip_prefix(roster)
-        .map_err(|_| format!("{} is outside the roster folder", path.display()))?;
+/// Why `path` is refused: a component below `roster` is a link, or it leads outside the roster.
+/// `None` when every component is a real folder or file (or missing: "not submitted").
+fn refusal(roster: &Path, path: &Path) -> Option<String> {
+    let Ok(rel) = path.strip_prefix(roster) else {
+        return Some(format!("{} is outside the roster folder", path.display()));
+    };
     let mut at = roster.to_path_buf();
     for part in rel.components() {
         match part {
             std::path::Component::Normal(p) => at.push(p),
-            _ => return Err(format!("{} leads outside the roster folder", rel.display())),
+            _ => return Some(format!("{} leads outside the roster folder", rel.display())),
         }
         match fs::symlink_metadata(&at) {
             Ok(m) if m.file_type().is_symlink() => {
-                return Err(format!(
+                return Some(format!(
                     "{} is a symbolic link: each student's work must be their own folder",
                     at.strip_prefix(roster).unwrap_or(&at).display()
                 ));
             }
             Ok(_) => {}
-            Err(_) => return Ok(()), // missing: "not submitted", decided by the caller
+            Err(_) => return None, // missing: "not submitted", decided by the caller
         }
     }
-    Ok(())
+    None
 }
 
 /// A digest of the sources the grader takes, unless they are the untouched stub.

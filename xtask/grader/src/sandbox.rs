@@ -80,7 +80,7 @@ impl Sandbox {
         // lavapipe and LLVM reserve much more address space than they touch.
         let address_space = if gpu { "34359738368" } else { "4294967296" };
         let runner = ws.join("runner.sh");
-        crate::catalog::write(&runner, &runner_sh(address_space)).map_err(GradeError::Setup)?;
+        crate::catalog::write(&runner, &runner_sh(address_space))?;
         set_mode(&runner, 0o755)?;
         Ok(Self {
             ws: ws.to_path_buf(),

@@ -12,6 +12,11 @@ const MAX_DEPTH: usize = 8;
 /// How many ignored paths the report lists before it summarises.
 const MAX_LISTED: usize = 40;
 
+/// Why a submission folder could not be read at all (said to the student).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct NotTaken(pub String);
+
 /// The source files taken (path relative to `src/`, contents) and what was ignored.
 pub struct Taken {
     pub files: Vec<(PathBuf, Vec<u8>)>,
@@ -19,11 +24,18 @@ pub struct Taken {
 }
 
 /// Reads a submission folder: the exercise's crate folder, holding `src/`.
-pub fn take(dir: &Path) -> Result<Taken, String> {
-    let meta = fs::symlink_metadata(dir)
-        .map_err(|e| format!("the submission {} cannot be read: {e}", dir.display()))?;
+pub fn take(dir: &Path) -> Result<Taken, NotTaken> {
+    let meta = fs::symlink_metadata(dir).map_err(|e| {
+        NotTaken(format!(
+            "the submission {} cannot be read: {e}",
+            dir.display()
+        ))
+    })?;
     if !meta.is_dir() {
-        return Err(format!("the submission {} is not a folder", dir.display()));
+        return Err(NotTaken(format!(
+            "the submission {} is not a folder",
+            dir.display()
+        )));
     }
     let mut taken = Taken {
         files: Vec::new(),
@@ -46,9 +58,9 @@ fn walk(
     depth: usize,
     taken: &mut Taken,
     total: &mut u64,
-) -> Result<(), String> {
+) -> Result<(), NotTaken> {
     let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .map_err(|e| NotTaken(format!("{}: {e}", dir.display())))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
@@ -101,7 +113,7 @@ fn walk(
         match why {
             Some(reason) => taken.ignored.push(format!("{shown} ({reason})")),
             None => {
-                let bytes = fs::read(&path).map_err(|e| format!("{shown}: {e}"))?;
+                let bytes = fs::read(&path).map_err(|e| NotTaken(format!("{shown}: {e}")))?;
                 *total += bytes.len() as u64;
                 let inner = rel.strip_prefix("src").unwrap_or(&rel).to_path_buf();
                 taken.files.push((inner, bytes));

@@ -4,6 +4,8 @@
 //! The teacher's workflow has two placeholders, the shard count and the matrix list, filled with
 //! numbers written by serde_json (a JSON array is YAML): nothing is escaped by hand.
 
+use crate::error::GradeError;
+
 const STUDENT: &str = include_str!("../templates/student-progress.yml");
 const TEACHER: &str = include_str!("../templates/teacher-grade-class.yml");
 
@@ -13,14 +15,18 @@ pub fn student() -> &'static str {
 }
 
 /// The teacher's `.github/workflows/grade-class.yml`, grading in `shards` parallel jobs.
-pub fn teacher(shards: u32) -> Result<String, String> {
+pub fn teacher(shards: u32) -> Result<String, GradeError> {
     if shards == 0 || shards > 256 {
         return Err(format!(
             "--shards {shards}: pick 1 to 256 (GitHub runs at most 256 jobs of a matrix)"
-        ));
+        )
+        .into());
     }
     let list: Vec<u32> = (1..=shards).collect();
-    let list = serde_json::to_string(&list).map_err(|e| e.to_string())?;
+    let list = serde_json::to_string(&list).map_err(|e| GradeError::Format {
+        what: "writing the shard list".into(),
+        source: Box::new(e),
+    })?;
     Ok(TEACHER
         .replace("__SHARDS__", &list)
         .replace("__SHARD_COUNT__", &shards.to_string()))

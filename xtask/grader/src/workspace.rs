@@ -5,6 +5,7 @@
 //! repository's `Cargo.lock`, so that `--locked --offline` builds use the same versions as the
 //! course.
 
+use crate::error::GradeError;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -29,7 +30,7 @@ pub fn root_manifest(
     root: &Path,
     members: &[String],
     paths: CoursePaths,
-) -> Result<String, String> {
+) -> Result<String, GradeError> {
     let text = std::fs::read_to_string(root.join("Cargo.toml"))
         .map_err(|e| format!("reading the root Cargo.toml: {e}"))?;
     let source: Table = toml::from_str(&text).map_err(|e| format!("root Cargo.toml: {e}"))?;
@@ -89,7 +90,7 @@ pub struct Targets {
 
 /// The exercise's staff manifest with exactly these test targets, no build script, and
 /// `unsafe_code` forbidden.
-pub fn exercise_manifest(ex: &Exercise, targets: Targets) -> Result<String, String> {
+pub fn exercise_manifest(ex: &Exercise, targets: Targets) -> Result<String, GradeError> {
     let path = ex.dir.join("Cargo.toml");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut manifest: Table =
@@ -103,7 +104,8 @@ pub fn exercise_manifest(ex: &Exercise, targets: Targets) -> Result<String, Stri
             "{}: the package must be named `{}`",
             path.display(),
             ex.package()
-        ));
+        )
+        .into());
     }
     package.insert("build".into(), Value::Boolean(false));
     for auto in [
@@ -157,12 +159,15 @@ pub fn exercise_manifest(ex: &Exercise, targets: Targets) -> Result<String, Stri
     lints.insert("rust".into(), Value::Table(rust_lints));
     lints.insert("clippy".into(), Value::Table(clippy_lints));
     manifest.insert("lints".into(), Value::Table(lints));
-    toml::to_string(&manifest).map_err(|e| e.to_string())
+    toml::to_string(&manifest).map_err(|e| GradeError::Format {
+        what: format!("writing the manifest of {}", ex.id),
+        source: Box::new(e),
+    })
 }
 
 /// Copies the repository's lock file into `ws` and lets Cargo prune it to this workspace
 /// (no versions change: every package is already in the lock).
-pub fn prune_lock(root: &Path, ws: &Path) -> Result<(), String> {
+pub fn prune_lock(root: &Path, ws: &Path) -> Result<(), GradeError> {
     catalog::copy_file(&root.join("Cargo.lock"), &ws.join("Cargo.lock"))?;
     let out = Command::new(cargo())
         .args([
@@ -180,7 +185,8 @@ pub fn prune_lock(root: &Path, ws: &Path) -> Result<(), String> {
             "cargo metadata failed in {}:\n{}",
             ws.display(),
             String::from_utf8_lossy(&out.stderr)
-        ));
+        )
+        .into());
     }
     Ok(())
 }
@@ -198,7 +204,7 @@ pub fn shared_target(root: &Path) -> PathBuf {
 }
 
 /// The path pins of the root manifest: course crate name → path relative to the root.
-pub fn course_crates(root: &Path) -> Result<Vec<(String, String)>, String> {
+pub fn course_crates(root: &Path) -> Result<Vec<(String, String)>, GradeError> {
     let text = std::fs::read_to_string(root.join("Cargo.toml")).map_err(|e| e.to_string())?;
     let source: Table = toml::from_str(&text).map_err(|e| format!("root Cargo.toml: {e}"))?;
     let deps = source
@@ -218,7 +224,7 @@ pub fn course_crates(root: &Path) -> Result<Vec<(String, String)>, String> {
 }
 
 /// The names of the dependencies a manifest declares (all dependency tables).
-pub fn dependency_names(manifest: &Path) -> Result<Vec<String>, String> {
+pub fn dependency_names(manifest: &Path) -> Result<Vec<String>, GradeError> {
     let text =
         std::fs::read_to_string(manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
     let table: Table = toml::from_str(&text).map_err(|e| format!("{}: {e}", manifest.display()))?;
@@ -235,7 +241,7 @@ pub fn dependency_names(manifest: &Path) -> Result<Vec<String>, String> {
 pub fn needed_course_crates(
     root: &Path,
     exercises: &[Exercise],
-) -> Result<Vec<(String, String)>, String> {
+) -> Result<Vec<(String, String)>, GradeError> {
     let course = course_crates(root)?;
     let mut needed: Vec<(String, String)> = Vec::new();
     let mut queue: Vec<String> = Vec::new();
@@ -256,7 +262,7 @@ pub fn needed_course_crates(
 }
 
 /// Copies a folder, leaving out build output.
-pub fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+pub fn copy_tree(from: &Path, to: &Path) -> Result<(), GradeError> {
     for rel in catalog::files_under(from)? {
         if rel.components().any(|c| c.as_os_str() == "target") {
             continue;

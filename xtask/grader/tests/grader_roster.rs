@@ -255,14 +255,4 @@ fn grader_roster_one_student_cannot_reach_the_next() {
             "{student}: {report:#}"
         );
     }
-    // Nothing of any grading is left behind.
-    let runs = root().join("target/grading/runs");
-    let left: Vec<_> = fs::read_dir(&runs)
-        .map(|d| d.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    assert!(
-        left.iter()
-            .all(|p| !p.to_string_lossy().contains("m0_borrow_fix")),
-        "{left:?}"
-    );
 }

@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+pub use crate::error::StudentError;
+use crate::error::io;
+
 /// What `exercise.toml` says about an exercise.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -67,7 +70,7 @@ impl Exercise {
 }
 
 /// Every exercise of the repository, sorted by id. Fails on a malformed one.
-pub fn all(root: &Path) -> Result<Vec<Exercise>, String> {
+pub fn all(root: &Path) -> Result<Vec<Exercise>, StudentError> {
     let base = root.join("exercises");
     let mut found = Vec::new();
     for module in sorted_dirs(&base)? {
@@ -78,48 +81,57 @@ pub fn all(root: &Path) -> Result<Vec<Exercise>, String> {
         }
     }
     if found.is_empty() {
-        return Err(format!("no exercises found under {}", base.display()));
+        return Err(StudentError::Invalid(format!(
+            "no exercises found under {}",
+            base.display()
+        )));
     }
     Ok(found)
 }
 
 /// The exercise with this id (`m1/buffer_reuse`), or an error listing the ids there are.
-pub fn find(root: &Path, id: &str) -> Result<Exercise, String> {
+pub fn find(root: &Path, id: &str) -> Result<Exercise, StudentError> {
     let all = all(root)?;
     let ids: Vec<String> = all.iter().map(|e| e.id.clone()).collect();
-    all.into_iter()
-        .find(|e| e.id == id)
-        .ok_or_else(|| format!("no exercise `{id}`; the exercises are: {}", ids.join(", ")))
+    all.into_iter().find(|e| e.id == id).ok_or_else(|| {
+        StudentError::Invalid(format!(
+            "no exercise `{id}`; the exercises are: {}",
+            ids.join(", ")
+        ))
+    })
 }
 
-fn load(base: &Path, dir: &Path) -> Result<Exercise, String> {
-    let rel = dir.strip_prefix(base).map_err(|e| e.to_string())?;
+fn load(base: &Path, dir: &Path) -> Result<Exercise, StudentError> {
+    let rel = dir.strip_prefix(base).unwrap_or(dir);
     let id = rel.to_string_lossy().replace('\\', "/");
     let path = dir.join("exercise.toml");
-    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let meta: Meta = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = fs::read_to_string(&path).map_err(|e| io(&path, e))?;
+    let meta: Meta = toml::from_str(&text).map_err(|source| StudentError::Toml {
+        path: path.clone(),
+        source,
+    })?;
     let module = id.split('/').next().unwrap_or_default();
     if meta.module != module {
-        return Err(format!(
+        return Err(StudentError::Invalid(format!(
             "{}: module = \"{}\" but the exercise lives in the folder `{module}`",
             path.display(),
             meta.module
-        ));
+        )));
     }
     if meta.points.is_empty() || meta.hints.is_empty() {
-        return Err(format!(
+        return Err(StudentError::Invalid(format!(
             "{}: an exercise needs [points] and hints",
             path.display()
-        ));
+        )));
     }
     for file in &meta.given {
         let inside_src =
             file.starts_with("src/") && !file.split('/').any(|p| p == ".." || p.is_empty());
         if !inside_src || !dir.join(file).is_file() {
-            return Err(format!(
+            return Err(StudentError::Invalid(format!(
                 "{}: given = \"{file}\" must name an existing file under src/",
                 path.display()
-            ));
+            )));
         }
     }
     Ok(Exercise {
@@ -129,12 +141,12 @@ fn load(base: &Path, dir: &Path) -> Result<Exercise, String> {
     })
 }
 
-fn sorted_dirs(dir: &Path) -> Result<Vec<PathBuf>, String> {
+fn sorted_dirs(dir: &Path) -> Result<Vec<PathBuf>, StudentError> {
     if !dir.is_dir() {
         return Ok(Vec::new());
     }
     let mut dirs: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .map_err(|e| io(dir, e))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|p| p.is_dir())
         .collect();
@@ -143,13 +155,13 @@ fn sorted_dirs(dir: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Every file under `dir` (recursively), as paths relative to `dir`, sorted.
-pub fn files_under(dir: &Path) -> Result<Vec<PathBuf>, String> {
+pub fn files_under(dir: &Path) -> Result<Vec<PathBuf>, StudentError> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(current) = stack.pop() {
-        let entries = fs::read_dir(&current).map_err(|e| format!("{}: {e}", current.display()))?;
+        let entries = fs::read_dir(&current).map_err(|e| io(&current, e))?;
         for entry in entries {
-            let path = entry.map_err(|e| e.to_string())?.path();
+            let path = entry.map_err(|e| io(&current, e))?.path();
             if path.is_dir() {
                 stack.push(path);
             } else if let Ok(rel) = path.strip_prefix(dir) {
@@ -162,19 +174,17 @@ pub fn files_under(dir: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Copies `from` to `to`, creating parent folders.
-pub fn copy_file(from: &Path, to: &Path) -> Result<(), String> {
+pub fn copy_file(from: &Path, to: &Path) -> Result<(), StudentError> {
     if let Some(parent) = to.parent() {
-        fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
     }
-    fs::copy(from, to)
-        .map(|_| ())
-        .map_err(|e| format!("copying {} to {}: {e}", from.display(), to.display()))
+    fs::copy(from, to).map(|_| ()).map_err(|e| io(to, e))
 }
 
 /// Writes `text` to `path`, creating parent folders.
-pub fn write(path: &Path, text: &str) -> Result<(), String> {
+pub fn write(path: &Path, text: &str) -> Result<(), StudentError> {
     if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
     }
-    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    fs::write(path, text).map_err(|e| io(path, e))
 }

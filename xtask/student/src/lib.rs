@@ -3,10 +3,13 @@
 //! of the grader's code is here, so the student edition can ship this crate alone.
 
 pub mod catalog;
+pub mod error;
 pub mod junit;
 pub mod tools;
 
 use std::path::{Path, PathBuf};
+
+pub use error::StudentError;
 
 /// The course (or student edition) root: the workspace folder above `xtask/student/`.
 pub fn repo_root() -> PathBuf {

@@ -25,9 +25,9 @@ enum Command {
 
 fn main() -> anyhow::Result<()> {
     let root = student::repo_root();
-    let result = match Cli::parse().command {
-        Command::Progress => student::tools::progress(&root, &[]),
-        Command::Hint { id } => student::tools::hint(&root, &[id]),
-    };
-    result.map_err(anyhow::Error::msg)
+    match Cli::parse().command {
+        Command::Progress => student::tools::progress(&root)?,
+        Command::Hint { id } => student::tools::hint(&root, &id)?,
+    }
+    Ok(())
 }

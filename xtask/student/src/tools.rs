@@ -7,12 +7,10 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::catalog;
+use crate::error::StudentError;
 use crate::junit;
 
-pub fn progress(root: &Path, args: &[String]) -> Result<(), String> {
-    if let Some(extra) = args.first() {
-        return Err(format!("`progress` takes no arguments (got `{extra}`)"));
-    }
+pub fn progress(root: &Path) -> Result<(), StudentError> {
     let exercises = catalog::all(root)?;
     let dir = root.join("target/exercise-progress");
     let config = dir.join("nextest.toml");
@@ -48,18 +46,20 @@ pub fn progress(root: &Path, args: &[String]) -> Result<(), String> {
         .current_dir(root)
         .stdout(std::process::Stdio::null())
         .status()
-        .map_err(|e| {
-            format!(
-                "running cargo nextest (install it: `cargo install cargo-nextest --locked`): {e}"
-            )
+        .map_err(|source| StudentError::Start {
+            what: "cargo nextest (install it: `cargo install cargo-nextest --locked`)".into(),
+            source,
         })?;
     let xml = fs::read_to_string(dir.join("store/progress/junit.xml")).unwrap_or_default();
     if xml.is_empty() {
-        return Err(format!(
+        return Err(StudentError::Invalid(format!(
             "the exercises did not build (cargo nextest exited with {status}); run `cargo build --workspace` to see why"
-        ));
+        )));
     }
-    let cases = junit::parse(&xml).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let cases = junit::parse(&xml).map_err(|source| StudentError::Report {
+        path: dir.join("store/progress/junit.xml"),
+        source,
+    })?;
     let hints = load_hints(root);
     println!(
         "\n| exercise | public tests passing | minutes | hints seen |\n| --- | --- | --- | --- |"
@@ -87,12 +87,7 @@ pub fn progress(root: &Path, args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-pub fn hint(root: &Path, args: &[String]) -> Result<(), String> {
-    let [id] = args else {
-        return Err(
-            "usage: cargo xtask hint ID   (e.g. `cargo xtask hint m1/buffer_reuse`)".into(),
-        );
-    };
+pub fn hint(root: &Path, id: &str) -> Result<(), StudentError> {
     let ex = catalog::find(root, id)?;
     let mut shown = load_hints(root);
     let seen = shown.get(&ex.id).copied().unwrap_or(0);
@@ -106,7 +101,8 @@ pub fn hint(root: &Path, args: &[String]) -> Result<(), String> {
     }
     println!("Hint {} of {total}:\n\n{}", seen + 1, ex.meta.hints[seen]);
     shown.insert(ex.id.clone(), seen + 1);
-    let text = serde_json::to_string_pretty(&shown).map_err(|e| e.to_string())?;
+    let text = serde_json::to_string_pretty(&shown)
+        .map_err(|e| StudentError::Invalid(format!("writing the hints seen: {e}")))?;
     catalog::write(&state_file(root), &text)
 }
 
