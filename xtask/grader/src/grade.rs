@@ -168,7 +168,20 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
             .to_string();
         return finish(Outcome::all_failed(ex, "did not build", message, notes));
     }
-    library_not_rebuilt(&String::from_utf8_lossy(&build.stdout), &package)?;
+    let executables = library_not_rebuilt(&String::from_utf8_lossy(&build.stdout), &package)?;
+    // The running tests may execute their binary but not read it (which also makes the process
+    // undumpable: no /proc/self/exe or /proc/self/mem), nor read the hidden tests' source. Cargo
+    // only needs their modification times to see that they are fresh.
+    for exe in executables {
+        let host = exe
+            .strip_prefix(sandbox::TARGET)
+            .map(|rel| target.join(rel))
+            .map_err(|_| {
+                GradeError::Setup(format!("{}: not in the target folder", exe.display()))
+            })?;
+        sandbox::set_mode(&host, 0o111)?;
+    }
+    sandbox::set_mode(&tests_dir.join("hidden.rs"), 0o000)?;
 
     // Phase 3: run them, sandboxed, through the runner.
     let limit = 120 + ex.timeout_s() * ex.meta.points.len() as u32;
@@ -357,13 +370,18 @@ pub fn nextest_config(ex: &Exercise) -> String {
 }
 
 /// The library must not be rebuilt once the hidden tests exist (it was built, and gated, before).
-fn library_not_rebuilt(cargo_json: &str, package: &str) -> Result<(), GradeError> {
+/// Returns the test executables built (paths inside the sandbox).
+fn library_not_rebuilt(cargo_json: &str, package: &str) -> Result<Vec<PathBuf>, GradeError> {
+    let mut executables = Vec::new();
     for line in cargo_json.lines() {
         let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
         };
         if msg["reason"] != "compiler-artifact" {
             continue;
+        }
+        if let Some(exe) = msg["executable"].as_str() {
+            executables.push(PathBuf::from(exe));
         }
         let ours = msg["target"]["name"] == package
             || msg["package_id"].as_str().is_some_and(|id| {
@@ -378,7 +396,7 @@ fn library_not_rebuilt(cargo_json: &str, package: &str) -> Result<(), GradeError
             ));
         }
     }
-    Ok(())
+    Ok(executables)
 }
 
 fn failure_words(kind: &str) -> String {
