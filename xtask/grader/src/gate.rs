@@ -40,6 +40,10 @@ disallowed-methods = [
     { path = "std::fs::remove_dir_all", reason = "exercises do not write files" },
     { path = "std::fs::hard_link", reason = "exercises do not write files" },
     { path = "std::os::unix::fs::symlink", reason = "exercises do not write files" },
+    { path = "std::fs::set_permissions", reason = "exercises do not change files" },
+    { path = "std::fs::canonicalize", reason = "exercises do not read files" },
+    { path = "std::fs::exists", reason = "exercises do not read files" },
+    { path = "std::fs::remove_dir", reason = "exercises do not write files" },
 ]
 disallowed-types = [
     { path = "std::fs::File", reason = "exercises do not open files" },
