@@ -2,9 +2,10 @@
 # Times the grader (warm: one grading first, then three timed ones per exercise) on every
 # exercise's reference solution, and a roster of 30 submissions of m1/buffer_reuse (10 honest,
 # 10 stubs, 10 partly correct). Writes figures/exercises_grading_times.{csv,json}.
-# Run as root from the repository root, after `cargo build -p xtask`.
+# Run from the repository root (no root needed: the grader's sandbox is bubblewrap), after
+# `cargo build -p grader` and `target/debug/grader warm`.
 set -euo pipefail
-X=target/debug/xtask
+X=${CARGO_TARGET_DIR:-target}/debug/grader
 W=target/grading-times
 rm -rf "$W"
 mkdir -p "$W" figures

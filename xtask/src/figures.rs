@@ -1,21 +1,44 @@
-//! `cargo xtask figures [ARGS…]`: runs every figure program — each binary whose name ends in
-//! `_figures` in a crate under `code/` — in release mode from the repository root. Extra
-//! arguments (e.g. `--quick`) are passed to every program.
+//! `cargo xtask figures [FLAGS…]`: runs every figure program (each binary whose name ends in
+//! `_figures`) in release mode from the repository root, passing the flags to each: all of them
+//! take `bench_harness::FigureArgs` (`--quick`, `--only`, `--machine`, `--out`, `--allow-dirty`).
+//! `cargo xtask figures --check` verifies every sidecar instead (see `sidecars.rs`).
 
-use crate::util::{self, code_packages, run_step};
+use anyhow::bail;
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let programs = figure_programs();
-    if programs.is_empty() {
-        return Err("no figure programs found (binaries named `*_figures` under code/)".into());
+use crate::util::{cargo, root, run_step};
+use crate::{sidecars, workspace};
+
+#[derive(Debug, clap::Args)]
+pub struct FiguresArgs {
+    /// Verify every sidecar in figures/ (clean commit containing the program, machine and
+    /// adapter named, data and chart present) instead of running the programs.
+    #[arg(long)]
+    pub check: bool,
+    /// Flags for every figure program, e.g. `--quick` or `--only PART` (see a program's `--help`).
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "FLAGS"
+    )]
+    pub program_flags: Vec<String>,
+}
+
+pub fn run(args: &FiguresArgs) -> anyhow::Result<()> {
+    if args.check {
+        return check_all();
     }
-    for (package, bin) in &programs {
-        let mut cmd = util::cargo();
-        cmd.args(["run", "--release", "-p", package, "--bin", bin, "--"])
-            .args(args);
+    let programs = workspace::figure_programs()?;
+    if programs.is_empty() {
+        bail!("no figure programs found (binaries whose name ends in `_figures`)");
+    }
+    for program in &programs {
+        let mut cmd = cargo();
+        cmd.args(["run", "--release", "-p", &program.package])
+            .args(["--bin", &program.bin, "--"])
+            .args(&args.program_flags);
         run_step(
             &mut cmd,
-            &format!("figures from {package}::{bin}"),
+            &format!("figures from {}::{}", program.package, program.bin),
             "Its message above says what went wrong.",
         )?;
     }
@@ -26,45 +49,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// (package, binary) for every `src/bin/*_figures.rs` or `[[bin]] name = "*_figures"`.
-pub fn figure_programs() -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for (package, dir) in code_packages() {
-        let mut bins = Vec::new();
-        if let Ok(entries) = std::fs::read_dir(dir.join("src/bin")) {
-            for entry in entries.flatten() {
-                let path = entry.path();
-                let stem = if path.is_dir() {
-                    path.join("main.rs")
-                        .is_file()
-                        .then(|| entry.file_name().to_string_lossy().into_owned())
-                } else {
-                    path.extension().is_some_and(|e| e == "rs").then(|| {
-                        path.file_stem()
-                            .map(|s| s.to_string_lossy().into_owned())
-                            .unwrap_or_default()
-                    })
-                };
-                bins.extend(stem.filter(|s| s.ends_with("_figures")));
-            }
-        }
-        if let Ok(manifest) = std::fs::read_to_string(dir.join("Cargo.toml")) {
-            let mut in_bin = false;
-            for line in manifest.lines().map(str::trim) {
-                if line.starts_with('[') {
-                    in_bin = line == "[[bin]]";
-                } else if in_bin
-                    && let Some((k, v)) = line.split_once('=')
-                    && k.trim() == "name"
-                    && v.trim().trim_matches('"').ends_with("_figures")
-                {
-                    bins.push(v.trim().trim_matches('"').to_owned());
-                }
-            }
-        }
-        bins.sort();
-        bins.dedup();
-        out.extend(bins.into_iter().map(|b| (package.clone(), b)));
+/// Every sidecar of `figures/`: see `sidecars.rs` for what is checked.
+pub fn check_all() -> anyhow::Result<()> {
+    let problems = sidecars::check_dir(&root(), &root().join("figures"))?;
+    if !problems.is_empty() {
+        bail!(
+            "{} problem(s) in figures/:\n  {}\nRegenerate the figure from a clean commit \
+             (`cargo xtask figures --only …`) and commit it.",
+            problems.len(),
+            problems.join("\n  ")
+        );
     }
-    out
+    eprintln!("every sidecar in figures/ names a clean commit that contains its program");
+    Ok(())
 }

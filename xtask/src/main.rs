@@ -1,57 +1,68 @@
 //! `cargo xtask <command>`: the course's task runner. Thin on purpose: each command is a short
 //! sequence of the tools a reader could run by hand, in the right order, with clear errors.
 
-mod book;
-mod doctor;
-mod exercises;
-mod figures;
-mod link_check;
-#[cfg(test)]
-mod pipeline_checks;
-mod test;
-mod util;
-
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage: cargo xtask <command>
+use clap::{Parser, Subcommand};
+use xtask::{book, doctor, figures, test, util};
 
-  doctor              is my system ready? (toolchain, GPU adapter, book tools)
-  book [--serve]      build the book (installing mdbook tools if missing), or serve it
-  test                everything CI runs: fmt, clippy, tests, doctests, book, links, loom, exercises
-  figures             regenerate every figure under figures/ (release builds; takes minutes)
-  check-exercises     every stub fails, every reference solution passes
-  release --out DIR   the student edition of the exercises
-  grade ...           grade submissions (see `cargo xtask grade --help`)
-  progress            your exercises and how many public tests pass
-  hint ID             the next hint for an exercise
-";
+#[derive(Parser)]
+#[command(
+    name = "xtask",
+    bin_name = "cargo xtask",
+    about = "The course's task runner"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Is this machine ready? Checks what `test` needs, names the GPU adapter.
+    Doctor(doctor::DoctorArgs),
+    /// Build the book (installing the pinned mdbook tools first), or serve it.
+    Book(book::BookArgs),
+    /// Everything CI runs: preflight, fmt, clippy, book, exercises, tests, doctests, loom, lint.
+    Test(test::TestArgs),
+    /// Run every figure program (flags pass through), or `--check` every sidecar.
+    Figures(figures::FiguresArgs),
+    /// Every stub fails and every solution passes (the grader's `check`).
+    CheckExercises(Forwarded),
+    /// The student edition of the exercises (the grader's `release`).
+    Release(Forwarded),
+    /// Grade submissions (the grader's `grade`).
+    Grade(Forwarded),
+    /// Your exercises and how many public tests pass (the student tool).
+    Progress(Forwarded),
+    /// The next hint for an exercise (the student tool).
+    Hint(Forwarded),
+}
+
+/// Arguments passed unchanged to the grader or the student tool (`--help` shows theirs).
+#[derive(clap::Args)]
+struct Forwarded {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    args: Vec<String>,
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some((command, rest)) = args.split_first() else {
-        eprint!("{USAGE}");
-        return ExitCode::FAILURE;
-    };
-    let result = match command.as_str() {
-        "doctor" => doctor::run(rest),
-        "book" => book::run(rest),
-        "test" => test::run(rest),
-        "figures" => figures::run(rest),
-        "check-exercises" | "release" | "grade" | "progress" | "hint" => {
-            exercises::run(command, rest)
-        }
-        "help" | "--help" | "-h" => {
-            print!("{USAGE}");
-            Ok(())
-        }
-        other => Err(format!("unknown command `{other}`\n\n{USAGE}")),
+    let result = match Cli::parse().command {
+        Command::Doctor(args) => doctor::run(&args),
+        Command::Book(args) => book::run(&args),
+        Command::Test(args) => test::run(&args),
+        Command::Figures(args) => figures::run(&args),
+        Command::CheckExercises(f) => util::forward("grader", "check", &f.args),
+        Command::Release(f) => util::forward("grader", "release", &f.args),
+        Command::Grade(f) => util::forward("grader", "grade", &f.args),
+        Command::Progress(f) => util::forward("student", "progress", &f.args),
+        Command::Hint(f) => util::forward("student", "hint", &f.args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
+        Err(error) => {
             // One clear message, no backtrace wall: these are the reader's errors, not bugs.
-            eprintln!("error: {message}");
+            eprintln!("error: {error:#}");
             ExitCode::FAILURE
         }
     }

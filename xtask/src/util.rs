@@ -1,5 +1,9 @@
+//! The few helpers every command shares (and xtask's tests, through the library).
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use anyhow::{Context, bail};
 
 /// The repository root (xtask lives one level below it).
 pub fn root() -> PathBuf {
@@ -9,41 +13,31 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Where `cargo xtask book` installs the pinned mdbook tools (git-ignored).
-pub fn tools_bin() -> PathBuf {
-    root().join(".tools").join("bin")
-}
-
-/// `PATH` with the local tools folder first, so the pinned mdbook and mdbook-katex win.
-pub fn path_with_tools() -> std::ffi::OsString {
-    let mut paths = vec![tools_bin()];
-    if let Some(path) = std::env::var_os("PATH") {
-        paths.extend(std::env::split_paths(&path));
-    }
-    std::env::join_paths(paths).unwrap_or_default()
-}
-
-/// A cargo command run from the repository root.
+/// A cargo command run from the repository root (the same cargo that runs xtask).
 pub fn cargo() -> Command {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.current_dir(root());
     cmd
 }
 
+/// Whether this process runs as root (then system packages can be installed directly).
+pub fn is_root() -> bool {
+    output(Command::new("id").arg("-u")).is_some_and(|uid| uid == "0")
+}
+
 /// Runs a command, echoing it first; a failure names the step and what to do about it.
-pub fn run_step(cmd: &mut Command, step: &str, fix: &str) -> Result<(), String> {
+pub fn run_step(cmd: &mut Command, step: &str, fix: &str) -> anyhow::Result<()> {
     eprintln!("\n==> {step}\n    $ {}", describe(cmd));
     let status = cmd
         .status()
-        .map_err(|e| format!("{step}: could not start `{}`: {e}. {fix}", describe(cmd)))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{step} failed ({status}). {fix}"))
+        .with_context(|| format!("{step}: could not start `{}`. {fix}", describe(cmd)))?;
+    if !status.success() {
+        bail!("{step} failed ({status}). {fix}");
     }
+    Ok(())
 }
 
-/// Runs a command and returns its stdout, or None if it could not run or failed.
+/// Runs a command and returns its trimmed stdout, or None if it could not run or failed.
 pub fn output(cmd: &mut Command) -> Option<String> {
     let out = cmd.output().ok()?;
     out.status
@@ -51,46 +45,42 @@ pub fn output(cmd: &mut Command) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
 }
 
+/// The command line as a reader would type it.
 pub fn describe(cmd: &Command) -> String {
-    let mut s = cmd.get_program().to_string_lossy().into_owned();
-    for arg in cmd.get_args() {
-        s.push(' ');
-        s.push_str(&arg.to_string_lossy());
-    }
-    s
+    std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-/// Workspace packages under `code/` as (package name, folder).
-pub fn code_packages() -> Vec<(String, PathBuf)> {
-    let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(root().join("code")) else {
-        return out;
-    };
-    for entry in entries.flatten() {
-        let dir = entry.path();
-        let Ok(manifest) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
-            continue;
-        };
-        if let Some(name) = manifest_value(&manifest, "package", "name") {
-            out.push((name, dir));
-        }
-    }
-    out.sort();
-    out
+/// A program found on `PATH` (with `.exe` on Windows).
+pub fn on_path(program: &str) -> bool {
+    let exe = format!("{program}{}", std::env::consts::EXE_SUFFIX);
+    path_dirs().iter().any(|dir| dir.join(&exe).is_file())
 }
 
-/// The string value of `key` in `[section]` of a simple TOML manifest.
-pub fn manifest_value(manifest: &str, section: &str, key: &str) -> Option<String> {
-    let mut in_section = false;
-    for line in manifest.lines().map(str::trim) {
-        if line.starts_with('[') {
-            in_section = line == format!("[{section}]");
-        } else if in_section
-            && let Some((k, v)) = line.split_once('=')
-            && k.trim() == key
-        {
-            return Some(v.trim().trim_matches('"').to_owned());
-        }
+/// Whether `dir` is one of `PATH`'s folders.
+pub fn on_path_dir(dir: &Path) -> bool {
+    path_dirs().iter().any(|d| d == dir)
+}
+
+fn path_dirs() -> Vec<PathBuf> {
+    std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default()
+}
+
+/// `cargo run --quiet -p PACKAGE -- SUBCOMMAND ARGS…`: the grader and the student tool are
+/// crates of their own (`xtask/grader`, `xtask/student`); xtask only forwards to them.
+pub fn forward(package: &str, subcommand: &str, args: &[String]) -> anyhow::Result<()> {
+    let status = cargo()
+        .args(["run", "--quiet", "-p", package, "--", subcommand])
+        .args(args)
+        .status()
+        .with_context(|| format!("starting `cargo run -p {package}`"))?;
+    if !status.success() {
+        bail!("`{package} {subcommand}` failed ({status})");
     }
-    None
+    Ok(())
 }

@@ -1,0 +1,327 @@
+//! `cargo xtask check-exercises`: every stub compiles and fails its public and hidden tests;
+//! every reference solution passes both (printing each hidden test's token).
+//!
+//! Stubs and solutions are built in two scratch workspaces under `target/exercise-check/`
+//! (solutions copied over the stubs there; the tree is never edited), sharing one target folder
+//! with the grader so dependencies are compiled once.
+
+use crate::error::GradeError;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use super::catalog::{self, Exercise};
+use super::junit::{self, Case};
+use super::workspace::{self, CoursePaths, Targets};
+use super::{grade, sandbox};
+
+#[derive(Clone, Copy, PartialEq)]
+enum Variant {
+    Stub,
+    Solution,
+}
+
+pub fn run(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
+    let exercises = match only {
+        Some(id) => vec![catalog::find(root, id)?],
+        None => catalog::all(root)?,
+    };
+    let start = Instant::now();
+    let mut problems = Vec::new();
+    for ex in &exercises {
+        problems.extend(static_checks(ex)?);
+    }
+    for variant in [Variant::Stub, Variant::Solution] {
+        problems.extend(check_variant(root, &exercises, variant)?);
+    }
+    if problems.is_empty() {
+        println!(
+            "check-exercises: {} exercises OK (stubs fail, solutions pass) in {:.1} s",
+            exercises.len(),
+            start.elapsed().as_secs_f64()
+        );
+        Ok(())
+    } else {
+        Err(format!(
+            "check-exercises found problems:\n- {}",
+            problems.join("\n- ")
+        )
+        .into())
+    }
+}
+
+/// A stub must not contain its solution, and every exercise needs its files.
+fn static_checks(ex: &Exercise) -> Result<Vec<String>, GradeError> {
+    let mut problems = Vec::new();
+    for needed in [
+        "README.md",
+        "tests/public.rs",
+        "grading/hidden.rs",
+        "src/lib.rs",
+    ] {
+        if !ex.dir.join(needed).is_file() {
+            problems.push(format!("{}: {needed} is missing", ex.id));
+        }
+    }
+    let solution = ex.dir.join("grading/solution");
+    let files = if solution.is_dir() {
+        catalog::files_under(&solution)?
+    } else {
+        Vec::new()
+    };
+    let differs = files.iter().any(|rel| {
+        let stub = fs::read(ex.dir.join("src").join(rel)).unwrap_or_default();
+        let sol = fs::read(solution.join(rel)).unwrap_or_default();
+        stub != sol
+    });
+    if !differs {
+        problems.push(format!(
+            "{}: grading/solution/ is missing or identical to src/",
+            ex.id
+        ));
+    }
+    for rel in ex.given_in_src() {
+        if solution.join(&rel).exists() {
+            problems.push(format!(
+                "{}: src/{} is given (staff-owned), so grading/solution/ must not replace it",
+                ex.id,
+                rel.display()
+            ));
+        }
+    }
+    let hidden = fs::read_to_string(ex.dir.join("grading/hidden.rs")).unwrap_or_default();
+    for name in ex.meta.points.keys() {
+        if !hidden.contains(&format!("grade_ok!(\"{name}\")")) {
+            problems.push(format!(
+                "{}: hidden test {name} never calls grade_ok!(\"{name}\")",
+                ex.id
+            ));
+        }
+        if !name.contains(ex.id.split('/').nth(1).unwrap_or_default()) {
+            problems.push(format!(
+                "{}: test name {name} does not carry the exercise's name",
+                ex.id
+            ));
+        }
+    }
+    Ok(problems)
+}
+
+fn check_variant(
+    root: &Path,
+    exercises: &[Exercise],
+    variant: Variant,
+) -> Result<Vec<String>, GradeError> {
+    let label = if variant == Variant::Stub {
+        "stubs"
+    } else {
+        "solutions"
+    };
+    // One exercise checked alone gets its own folder, so that checks of different exercises
+    // can run side by side (they still take turns on the shared target folder).
+    let scope = match exercises {
+        [one] => one.slug(),
+        _ => "all".to_string(),
+    };
+    let ws = root.join("target/exercise-check").join(scope).join(label);
+    if ws.exists() {
+        fs::remove_dir_all(&ws).map_err(|e| format!("cleaning {}: {e}", ws.display()))?;
+    }
+    let members: Vec<String> = exercises
+        .iter()
+        .map(|e| format!("ex/{}", e.slug()))
+        .collect();
+    catalog::write(
+        &ws.join("Cargo.toml"),
+        &workspace::root_manifest(root, &members, CoursePaths::Absolute)?,
+    )?;
+    let mut tokens: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for ex in exercises {
+        let dir = ws.join("ex").join(ex.slug());
+        catalog::write(
+            &dir.join("Cargo.toml"),
+            &workspace::exercise_manifest(
+                ex,
+                Targets {
+                    public: true,
+                    hidden: true,
+                },
+            )?,
+        )?;
+        for rel in catalog::files_under(&ex.dir.join("src"))? {
+            catalog::copy_file(&ex.dir.join("src").join(&rel), &dir.join("src").join(&rel))?;
+        }
+        if variant == Variant::Solution {
+            let sol = ex.dir.join("grading/solution");
+            for rel in catalog::files_under(&sol)? {
+                catalog::copy_file(&sol.join(&rel), &dir.join("src").join(&rel))?;
+            }
+        }
+        catalog::copy_file(
+            &ex.dir.join("tests/public.rs"),
+            &dir.join("tests/public.rs"),
+        )?;
+        let toks: BTreeMap<String, String> = ex
+            .meta
+            .points
+            .keys()
+            .map(|n| sandbox::token().map(|t| (n.clone(), t)))
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())?;
+        catalog::write(
+            &dir.join("tests/hidden.rs"),
+            &grade::hidden_source(ex, &toks)?,
+        )?;
+        tokens.insert(ex.id.clone(), toks);
+    }
+    workspace::prune_lock(root, &ws)?;
+    catalog::write(&ws.join(".config/nextest.toml"), &nextest_config(exercises))?;
+    let output = Command::new(workspace::cargo())
+        .args([
+            "nextest",
+            "run",
+            "--workspace",
+            "--locked",
+            "--offline",
+            "--profile",
+            "check",
+        ])
+        .args(["--config-file", ".config/nextest.toml", "--no-fail-fast"])
+        .env("CARGO_TARGET_DIR", workspace::shared_target(root))
+        .env("NEXTEST_HIDE_PROGRESS_BAR", "1")
+        .current_dir(&ws)
+        .output()
+        .map_err(|e| format!("running cargo nextest (is cargo-nextest installed?): {e}"))?;
+    let junit_path = ws.join("store/check/junit.xml");
+    let Ok(xml) = fs::read_to_string(&junit_path) else {
+        return Ok(vec![format!(
+            "the {label} did not build:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )]);
+    };
+    let cases = junit::parse(&xml).map_err(|e| format!("{}: {e}", junit_path.display()))?;
+    let mut problems = Vec::new();
+    if variant == Variant::Solution {
+        // The solutions must pass the grader's static gate (this also builds the dependencies'
+        // metadata that the gate needs, so the first grading does not).
+        catalog::write(&ws.join("clippy/clippy.toml"), super::gate::CLIPPY_TOML)?;
+        let gate = Command::new(workspace::cargo())
+            .args([
+                "clippy",
+                "--workspace",
+                "--lib",
+                "--locked",
+                "--offline",
+                "--profile",
+                "test",
+            ])
+            .args(["--", "-A", "warnings", "-F", "clippy::disallowed_methods"])
+            .args(["-F", "clippy::disallowed_types"])
+            .env("CARGO_TARGET_DIR", workspace::shared_target(root))
+            .env("CLIPPY_CONF_DIR", ws.join("clippy"))
+            .current_dir(&ws)
+            .output()
+            .map_err(|e| format!("running cargo clippy: {e}"))?;
+        if !gate.status.success() {
+            problems.push(format!(
+                "the solutions do not pass the grader's static gate:\n{}",
+                String::from_utf8_lossy(&gate.stderr)
+            ));
+        }
+    }
+    for ex in exercises {
+        problems.extend(judge(ex, &cases, &tokens[&ex.id], variant));
+    }
+    Ok(problems)
+}
+
+fn judge(
+    ex: &Exercise,
+    cases: &[Case],
+    tokens: &BTreeMap<String, String>,
+    variant: Variant,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let package = ex.package();
+    let public: Vec<&Case> = cases
+        .iter()
+        .filter(|c| c.suite == format!("{package}::public"))
+        .collect();
+    let hidden: Vec<&Case> = cases
+        .iter()
+        .filter(|c| c.suite == format!("{package}::hidden"))
+        .collect();
+    if public.is_empty() {
+        problems.push(format!("{}: no public tests ran", ex.id));
+    }
+    let names: Vec<&String> = hidden.iter().map(|c| &c.name).collect();
+    let expected: Vec<&String> = ex.meta.points.keys().collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    if sorted != expected {
+        problems.push(format!(
+            "{}: hidden tests {sorted:?} differ from exercise.toml's [points] {expected:?}",
+            ex.id
+        ));
+    }
+    let what = |c: &Case| {
+        if c.suite.ends_with("::public") {
+            "public"
+        } else {
+            "hidden"
+        }
+    };
+    for case in public.iter().chain(&hidden) {
+        let token_ok = tokens.get(&case.name).is_none_or(|t| {
+            case.stdout
+                .lines()
+                .any(|l| l.trim_end() == format!("GRADE-OK {t}"))
+        });
+        let passed = case.failure.is_none() && token_ok;
+        match variant {
+            Variant::Stub if case.failure.is_none() => problems.push(format!(
+                "{}: the stub passes the {} test {}",
+                ex.id,
+                what(case),
+                case.name
+            )),
+            Variant::Solution if !passed => problems.push(format!(
+                "{}: the solution fails the {} test {}{}",
+                ex.id,
+                what(case),
+                case.name,
+                if case.failure.is_none() {
+                    " (no token printed)"
+                } else {
+                    ""
+                }
+            )),
+            _ => {}
+        }
+    }
+    problems
+}
+
+fn nextest_config(exercises: &[Exercise]) -> String {
+    let gpu: Vec<String> = exercises
+        .iter()
+        .filter(|e| e.meta.gpu)
+        .map(|e| format!("package({})", e.package()))
+        .collect();
+    let mut text = String::from(
+        "# Written by `cargo xtask check-exercises`.\n[store]\ndir = \"store\"\n\n\
+         [test-groups]\ngpu = { max-threads = 1 }\n\n[profile.check]\nretries = 0\nfail-fast = false\n\
+         slow-timeout = { period = \"60s\", terminate-after = 4 }\nstatus-level = \"fail\"\n\
+         failure-output = \"never\"\n\n[profile.check.junit]\npath = \"junit.xml\"\n\
+         store-success-output = true\n",
+    );
+    if !gpu.is_empty() {
+        text.push_str(&format!(
+            "\n[[profile.check.overrides]]\nfilter = \"{}\"\ntest-group = \"gpu\"\n",
+            gpu.join(" | ")
+        ));
+    }
+    text
+}

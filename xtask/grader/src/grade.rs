@@ -1,0 +1,409 @@
+//! `cargo xtask grade`: grading one submission (or a roster, see `roster.rs`).
+//!
+//! Phases: take the submission's sources → build the library with the staff manifest and lock,
+//! offline, before any hidden test exists → add the hidden tests with fresh tokens and build
+//! them (the library must not be rebuilt) → run them sandboxed → score each expected test only
+//! if it ran, passed and printed its token.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use std::process::Command;
+
+use crate::catalog::{self, Exercise};
+use crate::error::{GradeError, io_err};
+use crate::junit;
+use crate::report::{self, Outcome, TestResult};
+use crate::sandbox::{self, Sandbox};
+use crate::{gate, submission, warm};
+
+pub fn run(
+    root: &Path,
+    exercise: &str,
+    submission: &Path,
+    out: Option<PathBuf>,
+) -> Result<(), GradeError> {
+    let ex = catalog::find(root, exercise)?;
+    let out = out.unwrap_or_else(|| root.join("target/grading").join(ex.slug()).join("results"));
+    let outcome = grade_one(root, &ex, submission)?;
+    report::write_all(&out, &outcome)?;
+    print!("{}", report::markdown(&outcome));
+    println!(
+        "\nresults.json, classroom.json and summary.md are in {}",
+        out.display()
+    );
+    Ok(())
+}
+
+/// Grades one submission folder. `Err` only for the grader's own failures (no bubblewrap, a
+/// broken warm start); a submission that does not build is an `Ok` outcome with zero points.
+pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Outcome, GradeError> {
+    let start = Instant::now();
+    let finish = |mut o: Outcome| {
+        o.seconds = start.elapsed().as_secs_f64();
+        Ok(o)
+    };
+    let taken = match submission::take(submission_dir) {
+        Ok(t) => t,
+        Err(message) => {
+            return finish(Outcome::all_failed(
+                ex,
+                "no submission",
+                message.to_string(),
+                Vec::new(),
+            ));
+        }
+    };
+    let mut notes = taken.ignored.clone();
+    let given = ex.given_in_src();
+    for (rel, bytes) in &taken.files {
+        if given.contains(rel)
+            && fs::read(ex.dir.join("src").join(rel)).ok().as_ref() != Some(bytes)
+        {
+            notes.push(format!(
+                "src/{} (given by the course: the original was used, not your edited copy)",
+                rel.display()
+            ));
+        }
+    }
+    // The text check only gives clearer messages; the sandbox is what stops file access. Tests
+    // switch it off to show that the sandbox alone holds.
+    let forbidden = match std::env::var_os("GRADER_SKIP_TEXT_CHECK") {
+        Some(_) => Vec::new(),
+        None => submission::forbidden_uses(&taken.files),
+    };
+    if !forbidden.is_empty() {
+        return finish(Outcome::all_failed(
+            ex,
+            "refused",
+            forbidden.join("\n"),
+            notes,
+        ));
+    }
+    if taken.files.is_empty() {
+        let msg = format!("no source files under {}/src", submission_dir.display());
+        return finish(Outcome::all_failed(ex, "no submission", msg, notes));
+    }
+
+    // A fresh grading folder (staff workspace + the taken sources + a copy of the warm target),
+    // deleted when this function returns, whatever happens.
+    let warm = warm::ensure(root, ex)?;
+    let run = RunDir::fresh(root, ex)?;
+    let ws = run.path.join("ws");
+    let crate_dir = ws.join("exercise");
+    warm::write_workspace(root, ex, &ws)?;
+    catalog::copy_file(&warm.lock, &ws.join("Cargo.lock"))?;
+    for (rel, bytes) in &taken.files {
+        let path = crate_dir.join("src").join(rel);
+        catalog::write(&path, "")?;
+        fs::write(&path, bytes).map_err(|e| io_err(&path, e))?;
+    }
+    for rel in &given {
+        catalog::copy_file(
+            &ex.dir.join("src").join(rel),
+            &crate_dir.join("src").join(rel),
+        )?;
+    }
+    let target = run.path.join("target");
+    copy_target(&warm.target, &target)?;
+    let mut sb = Sandbox::new(&ws, &target, Some(&warm.course), ex.meta.gpu)?;
+    // Tests switch the gate off to show what the sandbox alone stops.
+    if std::env::var_os("GRADER_NO_GATE").is_none() {
+        sb.extra_env = gate::environment();
+    }
+    let package = ex.package();
+
+    // Phase 1: the library alone, compiled by Clippy with the gate's lints forbidden (the gate
+    // checks exactly what is built); the hidden tests do not exist yet.
+    let build = sb.cargo(
+        &[
+            "build",
+            "--locked",
+            "--offline",
+            "--profile",
+            "test",
+            "-p",
+            &package,
+            "--lib",
+        ],
+        900,
+        false,
+    )?;
+    if !build.status.success() {
+        let (status, message) = gate::explain(&String::from_utf8_lossy(&build.stderr));
+        return finish(Outcome::all_failed(ex, status, message, notes));
+    }
+
+    // Phase 2: the hidden tests, with fresh tokens.
+    let tokens: BTreeMap<String, String> = ex
+        .meta
+        .points
+        .keys()
+        .map(|name| sandbox::token().map(|t| (name.clone(), t)))
+        .collect::<Result<_, _>>()?;
+    let tests_dir = crate_dir.join("tests");
+    catalog::write(&tests_dir.join("hidden.rs"), &hidden_source(ex, &tokens)?)?;
+    let build = sb.cargo(
+        &[
+            "build",
+            "--locked",
+            "--offline",
+            "--profile",
+            "test",
+            "-p",
+            &package,
+            "--test",
+            "hidden",
+            "--message-format",
+            "json",
+        ],
+        900,
+        false,
+    )?;
+    if !build.status.success() {
+        let message = "Your code builds, but the hidden tests could not be compiled against it. \
+                       Keep the names and signatures of the stub's public items."
+            .to_string();
+        return finish(Outcome::all_failed(ex, "did not build", message, notes));
+    }
+    let executables = library_not_rebuilt(&String::from_utf8_lossy(&build.stdout), &package)?;
+    // The running tests may execute their binary but not read it (which also makes the process
+    // undumpable: no /proc/self/exe or /proc/self/mem), nor read the hidden tests' source. Cargo
+    // only needs their modification times to see that they are fresh.
+    for exe in executables {
+        let host = exe
+            .strip_prefix(sandbox::TARGET)
+            .map(|rel| target.join(rel))
+            .map_err(|_| {
+                GradeError::Setup(format!("{}: not in the target folder", exe.display()))
+            })?;
+        sandbox::set_mode(&host, 0o111)?;
+    }
+    sandbox::set_mode(&tests_dir.join("hidden.rs"), 0o000)?;
+
+    // Phase 3: run them, sandboxed, through the runner.
+    let limit = 120 + ex.timeout_s() * ex.meta.points.len() as u32;
+    let run_args = [
+        "nextest",
+        "run",
+        "--locked",
+        "--offline",
+        "--cargo-profile",
+        "test",
+        "--profile",
+        "grade",
+        "--config-file",
+        ".config/nextest.toml",
+        "-p",
+        &package,
+        "--test",
+        "hidden",
+        "--no-fail-fast",
+    ];
+    let ran = sb.cargo(&run_args, limit, true)?;
+    if std::env::var_os("GRADER_DEBUG").is_some() {
+        // For staff only: the hidden tests' own output, never shown to students.
+        eprintln!("{}", String::from_utf8_lossy(&ran.stderr));
+    }
+    let junit_path = ws.join("store/grade/junit.xml");
+    let Ok(junit) = fs::read_to_string(&junit_path) else {
+        // nextest writes its report whatever the tests do: no report is the grader's failure.
+        eprintln!(
+            "grader: nextest wrote no report:\n{}",
+            String::from_utf8_lossy(&ran.stderr)
+        );
+        let message = "The grader could not run the tests (a problem on the grading machine, \
+                       not in your code): ask your teacher to look at the grader's log."
+            .to_string();
+        return finish(Outcome::all_failed(ex, "not run", message, notes));
+    };
+    let cases = junit::parse(&junit).map_err(|e| GradeError::Format {
+        what: format!("reading {}", junit_path.display()),
+        source: Box::new(e),
+    })?;
+    let suite = format!("{package}::hidden");
+    let tests = ex
+        .meta
+        .points
+        .iter()
+        .map(|(name, &points)| {
+            let case = cases.iter().find(|c| c.suite == suite && &c.name == name);
+            let token_line = format!("GRADE-OK {}", tokens[name]);
+            let (passed, status) = match case {
+                None => (false, "did not run".to_string()),
+                Some(c) => match &c.failure {
+                    Some(kind) => (false, failure_words(kind)),
+                    None if c.stdout.lines().any(|l| l.trim_end() == token_line) => {
+                        (true, "passed".into())
+                    }
+                    None => (false, "ended without finishing (no token)".into()),
+                },
+            };
+            TestResult {
+                name: name.clone(),
+                max_points: points,
+                passed,
+                status,
+            }
+        })
+        .collect();
+    finish(Outcome {
+        exercise: ex.id.clone(),
+        tests,
+        build_error: None,
+        notes,
+        seconds: 0.0,
+    })
+}
+
+/// One grading's own folder, `target/grading/runs/<exercise>-<random>/`: removed on drop, so no
+/// file of one grading (sources, hidden tests, tokens, build output) survives into the next.
+struct RunDir {
+    path: PathBuf,
+}
+
+impl RunDir {
+    fn fresh(root: &Path, ex: &Exercise) -> Result<Self, GradeError> {
+        let path =
+            root.join("target/grading/runs")
+                .join(format!("{}-{}", ex.slug(), sandbox::token()?));
+        fs::create_dir_all(&path).map_err(|e| io_err(&path, e))?;
+        sandbox::set_mode(&path, 0o700)?;
+        Ok(Self { path })
+    }
+}
+
+impl Drop for RunDir {
+    fn drop(&mut self) {
+        if let Err(e) = fs::remove_dir_all(&self.path) {
+            eprintln!("grader: could not remove {}: {e}", self.path.display());
+        }
+    }
+}
+
+/// This grading's target folder: the warm one's files hard-linked (instant, whatever its size)
+/// in folders of its own. Cargo never writes into a fresh dependency's files, and the warm files
+/// are read-only; the few files Cargo rewrites in place are copied instead.
+fn copy_target(from: &Path, to: &Path) -> Result<(), GradeError> {
+    let out = Command::new("cp")
+        .arg("-al")
+        .arg(from)
+        .arg(to)
+        .output()
+        .map_err(|source| GradeError::Sandbox {
+            what: "starting cp".into(),
+            source,
+        })?;
+    if !out.status.success() {
+        return Err(GradeError::Setup(format!(
+            "linking {} to {}: {}",
+            from.display(),
+            to.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    for dir in [to.to_path_buf(), to.join("debug")] {
+        for name in [".rustc_info.json", ".cargo-lock", "CACHEDIR.TAG"] {
+            let path = dir.join(name);
+            if path.exists() {
+                let bytes = fs::read(&path).map_err(|e| io_err(&path, e))?;
+                fs::remove_file(&path).map_err(|e| io_err(&path, e))?;
+                fs::write(&path, bytes).map_err(|e| io_err(&path, e))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Staff hidden tests with the `grade_ok!` macro put in front: each test's last act prints
+/// `GRADE-OK <token>` for its own name.
+pub fn hidden_source(
+    ex: &Exercise,
+    tokens: &BTreeMap<String, String>,
+) -> Result<String, GradeError> {
+    let path = ex.dir.join("grading/hidden.rs");
+    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut arms = String::new();
+    for (name, token) in tokens {
+        arms.push_str(&format!("        \"{name}\" => \"{token}\",\n"));
+    }
+    let prelude = format!(
+        "// Put here by the grader: prints this run's token for a test, as the test's last act.\n\
+         macro_rules! grade_ok {{\n    ($name:literal) => {{\n        \
+         ::std::println!(\"GRADE-OK {{}}\", grade_token($name))\n    }};\n}}\n\n\
+         #[allow(dead_code)]\nfn grade_token(name: &str) -> &'static str {{\n    match name {{\n{arms}        \
+         _ => \"not-an-expected-test\",\n    }}\n}}\n\n"
+    );
+    // Inner attributes and `//!` docs must stay first in the file.
+    let mut head = String::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.peek() {
+        let t = line.trim_start();
+        if t.starts_with("//!") || t.starts_with("#![") || t.is_empty() {
+            head.push_str(line);
+            head.push('\n');
+            lines.next();
+        } else {
+            break;
+        }
+    }
+    let rest: Vec<&str> = lines.collect();
+    Ok(format!("{head}\n{prelude}{}\n", rest.join("\n")))
+}
+
+/// The grade profile: no retries, per-test timeouts, leaked processes fail, output stored.
+pub fn nextest_config(ex: &Exercise) -> String {
+    let half = ex.timeout_s().div_ceil(2);
+    let threads = if ex.meta.gpu { "1" } else { "\"num-cpus\"" };
+    format!(
+        "# Written by `cargo xtask grade`.\n[store]\ndir = \"store\"\n\n[profile.grade]\nretries = 0\n\
+         fail-fast = false\ntest-threads = {threads}\n\
+         slow-timeout = {{ period = \"{half}s\", terminate-after = 2 }}\n\
+         leak-timeout = {{ period = \"500ms\", result = \"fail\" }}\n\
+         status-level = \"none\"\nfinal-status-level = \"none\"\n\
+         failure-output = \"never\"\nsuccess-output = \"never\"\n\n\
+         [profile.grade.junit]\npath = \"junit.xml\"\nstore-success-output = true\n\
+         store-failure-output = true\n"
+    )
+}
+
+/// The library must not be rebuilt once the hidden tests exist (it was built, and gated, before).
+/// Returns the test executables built (paths inside the sandbox).
+fn library_not_rebuilt(cargo_json: &str, package: &str) -> Result<Vec<PathBuf>, GradeError> {
+    let mut executables = Vec::new();
+    for line in cargo_json.lines() {
+        let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if msg["reason"] != "compiler-artifact" {
+            continue;
+        }
+        if let Some(exe) = msg["executable"].as_str() {
+            executables.push(PathBuf::from(exe));
+        }
+        let ours = msg["target"]["name"] == package
+            || msg["package_id"].as_str().is_some_and(|id| {
+                id.contains(&format!("#{package}@")) || id.contains(&format!("/{package}#"))
+            });
+        let is_lib = msg["target"]["kind"]
+            .as_array()
+            .is_some_and(|kinds| kinds.iter().any(|k| k == "lib"));
+        if ours && is_lib && msg["fresh"] != true {
+            return Err(GradeError::Setup(
+                "grader error: the library was rebuilt after the hidden tests were added".into(),
+            ));
+        }
+    }
+    Ok(executables)
+}
+
+fn failure_words(kind: &str) -> String {
+    match kind {
+        k if k.contains("timeout") => "timed out".into(),
+        k if k.contains("abort") || k.contains("signal") => "crashed".into(),
+        k if k.contains("leak") => "left processes running".into(),
+        _ => "failed".into(),
+    }
+}

@@ -1,0 +1,96 @@
+//! The course's autograder, a teachers' tool: `check` (stubs fail, solutions pass), `release`
+//! (the student edition), `grade` (one submission or a roster, sandboxed).
+//!
+//! Each command lives in its own file; the exercise catalog and the test-report reader come from
+//! the `student` crate (the student edition needs them too); `workspace` writes the scratch Cargo
+//! workspaces that checking, grading and releasing build in.
+
+mod check;
+pub mod error;
+mod gate;
+mod grade;
+mod release;
+mod report;
+mod roster;
+mod sandbox;
+mod submission;
+mod warm;
+mod workflow;
+mod workspace;
+
+pub use student::{catalog, junit};
+
+use std::path::{Path, PathBuf};
+
+pub use error::GradeError;
+
+/// The course root: the workspace folder above `xtask/grader/`.
+pub fn repo_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .nth(2)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| manifest.to_path_buf())
+}
+
+/// Every stub fails its tests and every reference solution passes (one exercise, or all).
+pub fn check_exercises(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
+    check::run(root, only)
+}
+
+/// Writes the student edition into `out` (which must be new or empty).
+pub fn release(root: &Path, out: &Path) -> Result<(), GradeError> {
+    release::run(root, out)
+}
+
+/// Grades one submission folder and writes its reports into `out`.
+pub fn grade(
+    root: &Path,
+    exercise: &str,
+    submission: &Path,
+    out: Option<PathBuf>,
+) -> Result<(), GradeError> {
+    sandbox::preflight()?;
+    grade::run(root, exercise, submission, out)
+}
+
+pub use roster::Shard;
+
+/// Grades every student folder of a roster (or one shard of it) into one gradebook.
+pub fn roster(
+    root: &Path,
+    dir: &Path,
+    only: Option<&str>,
+    out: Option<PathBuf>,
+    shard: Option<Shard>,
+) -> Result<(), GradeError> {
+    sandbox::preflight()?;
+    roster::run(root, dir, only, out, shard)
+}
+
+/// Compiles the dependencies of every exercise (or one) once, so gradings start warm.
+pub fn warm(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
+    sandbox::preflight()?;
+    let exercises = match only {
+        Some(id) => vec![catalog::find(root, id)?],
+        None => catalog::all(root)?,
+    };
+    for ex in &exercises {
+        warm::ensure(root, ex)?;
+        println!("{}: warm", ex.id);
+    }
+    Ok(())
+}
+
+/// Writes the teacher's grading workflow (private repository) to `out`.
+pub fn classroom_workflow(out: &Path, shards: u32) -> Result<(), GradeError> {
+    let text = workflow::teacher(shards)?;
+    catalog::write(out, &text)?;
+    Ok(())
+}
+
+/// Joins the shards' results (each a roster `--out` folder) into one gradebook in `out`.
+pub fn merge(shards: &[PathBuf], out: &Path) -> Result<(), GradeError> {
+    roster::merge(shards, out)
+}

@@ -1,0 +1,131 @@
+//! `cargo xtask release --out DIR`: the student edition.
+//!
+//! A workspace with every exercise's stub, public tests, README and `exercise.toml` (no
+//! `grading/`), the course crates the exercises build on, its own lock file and nextest config, the student tool
+//! (`xtask/student`: `progress` and `hint`, reached as `cargo xtask`), a README for students, and
+//! `.github/workflows/classroom.yml` (public tests and `progress`; no secret).
+
+use crate::error::GradeError;
+use std::fs;
+use std::path::Path;
+
+use super::catalog::{self, Exercise};
+use super::workflow;
+use super::workspace::{self, CoursePaths};
+
+const STUDENT_NEXTEST: &str = "# Each test runs in its own process; GPU tests take turns on the device.\n\
+[test-groups]\ngpu = { max-threads = 1 }\n\n[profile.default]\n\
+slow-timeout = { period = \"60s\", terminate-after = 4 }\n\n\
+[[profile.default.overrides]]\nfilter = \"rdeps(gpu_context)\"\ntest-group = \"gpu\"\n";
+
+pub fn run(root: &Path, out: &Path) -> Result<(), GradeError> {
+    if out.exists()
+        && fs::read_dir(out)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        return Err(format!(
+            "{} exists and is not empty: pick a new folder",
+            out.display()
+        )
+        .into());
+    }
+    let exercises = catalog::all(root)?;
+    let crates = workspace::needed_course_crates(root, &exercises)?;
+    for (_, rel) in &crates {
+        workspace::copy_tree(&root.join(rel), &out.join(rel))?;
+    }
+    for ex in &exercises {
+        let dest = out.join("exercises").join(&ex.id);
+        for file in [
+            "Cargo.toml",
+            "exercise.toml",
+            "README.md",
+            "tests/public.rs",
+        ] {
+            catalog::copy_file(&ex.dir.join(file), &dest.join(file))?;
+        }
+        workspace::copy_tree(&ex.dir.join("src"), &dest.join("src"))?;
+        // Given programs (e.g. a timing example for a finished kernel) ship as they are.
+        if ex.dir.join("examples").is_dir() {
+            workspace::copy_tree(&ex.dir.join("examples"), &dest.join("examples"))?;
+        }
+    }
+    let names: Vec<String> = crates.iter().map(|(n, _)| n.clone()).collect();
+    let members = vec![
+        "code/*".to_string(),
+        "exercises/*/*".to_string(),
+        "xtask/student".to_string(),
+    ];
+    catalog::write(
+        &out.join("Cargo.toml"),
+        &workspace::root_manifest(root, &members, CoursePaths::Copied(names))?,
+    )?;
+    for file in ["rust-toolchain.toml"] {
+        if root.join(file).is_file() {
+            catalog::copy_file(&root.join(file), &out.join(file))?;
+        }
+    }
+    catalog::write(&out.join(".config/nextest.toml"), STUDENT_NEXTEST)?;
+    catalog::write(
+        &out.join(".cargo/config.toml"),
+        "[alias]\nxtask = \"run --quiet --package student --\"\n",
+    )?;
+    catalog::write(&out.join(".gitignore"), "/target/\n")?;
+    // The student tool (progress, hint) ships as it is: it holds no grader code.
+    workspace::copy_tree(&root.join("xtask/student"), &out.join("xtask/student"))?;
+    catalog::write(&out.join("README.md"), &student_readme(&exercises))?;
+    catalog::write(
+        &out.join(".github/workflows/classroom.yml"),
+        workflow::student(),
+    )?;
+    workspace::prune_lock(root, out)?;
+    if out.join("grading").exists()
+        || exercises
+            .iter()
+            .any(|e| out.join("exercises").join(&e.id).join("grading").exists())
+    {
+        return Err("release bug: a grading folder was copied".into());
+    }
+    println!(
+        "student edition written to {} ({} exercises)",
+        out.display(),
+        exercises.len()
+    );
+    Ok(())
+}
+
+fn student_readme(exercises: &[Exercise]) -> String {
+    let mut table =
+        String::from("| exercise | title | minutes | GPU |\n| --- | --- | --- | --- |\n");
+    for ex in exercises {
+        table.push_str(&format!(
+            "| [`{}`](exercises/{}/README.md) | {} | {} | {} |\n",
+            ex.id,
+            ex.id,
+            ex.meta.title,
+            ex.meta.minutes,
+            if ex.meta.gpu { "yes" } else { "no" }
+        ));
+    }
+    format!(
+        "# Exercises: The Real-Timers Guide to the Computational Galaxy\n\n\
+         Each folder under `exercises/` is one exercise: read its `README.md`, then replace the\n\
+         `todo!()`s (and the shader stubs) under its `src/`. Only files under `src/` count; the\n\
+         manifest, the tests and everything else are the course's.\n\n{table}\n\
+         ## Working on an exercise\n\n\
+         ```console\n\
+         cargo nextest run -p ex_m1_buffer_reuse    # its public tests (they fail until you are done)\n\
+         cargo xtask progress                       # every exercise, its public tests passing, minutes\n\
+         cargo xtask hint m1/buffer_reuse           # the next hint, one at a time\n\
+         ```\n\n\
+         Install nextest once with `cargo install cargo-nextest --locked`. GPU exercises need a\n\
+         GPU driver, or on Linux without one the software Vulkan device lavapipe\n\
+         (`sudo apt install mesa-vulkan-drivers`).\n\n\
+         ## Grading\n\n\
+         Public tests passing is a good sign, not a grade. When you push, the `Progress` workflow\n\
+         runs the public tests and writes the `progress` table to the Actions tab's job summary.\n\
+         Your teacher grades your `src/` files with hidden tests that check the same task on more\n\
+         cases; their names tell you what failed, their output is not shown.\n"
+    )
+}

@@ -1,0 +1,281 @@
+//! The grader's sandbox: every cargo, rustc, clippy and test process of a grading runs inside
+//! bubblewrap (`bwrap`), unprivileged, in namespaces of its own.
+//!
+//! What the sandbox sees, and nothing else:
+//!
+//! | inside            | what                                              | mode       |
+//! | ----------------- | ------------------------------------------------- | ---------- |
+//! | `/usr` (+ links)  | the system's programs and libraries (linker)      | read-only  |
+//! | `/grade/toolchain`| the Rust toolchain (cargo, rustc, clippy-driver)  | read-only  |
+//! | `/grade/cargo/registry` | the downloaded crates                       | read-only  |
+//! | `/grade/bin`      | `cargo-nextest`                                   | read-only  |
+//! | `/grade/course`   | the public course crates the exercise builds on   | read-only  |
+//! | `/grade/ws`       | this grading's staff workspace + the taken sources| read-write |
+//! | `/grade/target`   | this grading's own target folder (fresh copy)     | read-write |
+//! | `/tmp`, `/grade/home`, `/dev/shm` | empty, private, gone afterwards   | read-write |
+//!
+//! No network, no `/etc` but the linker's `alternatives`, no repository, no other grading's files,
+//! no home folder. Processes run as uid 65534 with no capabilities, in their own PID namespace: when
+//! the command ends or times out, everything it started dies with it. Root is not needed where the
+//! kernel allows unprivileged user namespaces (`bwrap --unshare-user`), so a teacher can grade on a
+//! laptop; the grader says so when it is not allowed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::error::{GradeError, io_err};
+
+/// Paths inside the sandbox.
+pub const WS: &str = "/grade/ws";
+pub const TARGET: &str = "/grade/target";
+pub const COURSE: &str = "/grade/course";
+const HOME: &str = "/grade/home";
+const TOOLCHAIN: &str = "/grade/toolchain";
+const CARGO_HOME: &str = "/grade/cargo";
+const BIN: &str = "/grade/bin";
+const RUNNER: &str = "/grade/ws/runner.sh";
+
+/// Starts one test binary: limits on processes, memory, file size and output.
+fn runner_sh(address_space: &str) -> String {
+    format!(
+        "#!/bin/bash\n\
+         # Written by the grader: Cargo's target runner for the hidden tests (inside the sandbox).\n\
+         set -o pipefail\n\
+         prlimit --nproc=512 --as={address_space} --fsize=100000000 --core=0 --nofile=1024 -- \"$@\" 2>&1 \
+         | head -c 1048576\n"
+    )
+}
+
+/// The host folders a grading's sandbox is made of.
+#[derive(Clone, Debug)]
+pub struct Sandbox {
+    /// Host folder mounted at `/grade/ws`.
+    pub ws: PathBuf,
+    /// Host folder mounted at `/grade/target`.
+    pub target: PathBuf,
+    /// Host folder mounted at `/grade/course` (the course manifest and crates), if any.
+    pub course: Option<PathBuf>,
+    pub gpu: bool,
+    /// More `KEY=value` pairs for every command.
+    pub extra_env: Vec<(String, String)>,
+}
+
+/// Host paths of the tools, found once.
+#[derive(Clone, Debug)]
+struct Tools {
+    toolchain: PathBuf,
+    registry: PathBuf,
+    nextest: PathBuf,
+    host: String,
+}
+
+impl Sandbox {
+    /// Writes the test runner into `ws`.
+    pub fn new(
+        ws: &Path,
+        target: &Path,
+        course: Option<&Path>,
+        gpu: bool,
+    ) -> Result<Self, GradeError> {
+        // lavapipe and LLVM reserve much more address space than they touch.
+        let address_space = if gpu { "34359738368" } else { "4294967296" };
+        let runner = ws.join("runner.sh");
+        crate::catalog::write(&runner, &runner_sh(address_space))?;
+        set_mode(&runner, 0o755)?;
+        Ok(Self {
+            ws: ws.to_path_buf(),
+            target: target.to_path_buf(),
+            course: course.map(Path::to_path_buf),
+            gpu,
+            extra_env: Vec::new(),
+        })
+    }
+
+    /// Runs `cargo ARGS` in `/grade/ws`, sandboxed, killed after `limit_s` seconds.
+    pub fn cargo(
+        &self,
+        args: &[&str],
+        limit_s: u32,
+        with_runner: bool,
+    ) -> Result<Output, GradeError> {
+        let tools = tools()?;
+        let mut cmd = Command::new("timeout");
+        cmd.args(["-k", "5", &limit_s.to_string(), "bwrap"]);
+        cmd.args([
+            "--unshare-all",
+            "--unshare-user",
+            "--uid",
+            "65534",
+            "--gid",
+            "65534",
+            "--cap-drop",
+            "ALL",
+            "--die-with-parent",
+            "--new-session",
+            "--hostname",
+            "grader",
+            "--clearenv",
+        ]);
+        cmd.args(["--ro-bind", "/usr", "/usr"]);
+        for link in ["bin", "lib", "lib64", "sbin"] {
+            let host = Path::new("/").join(link);
+            match std::fs::read_link(&host) {
+                Ok(to) => cmd.arg("--symlink").arg(to).arg(&host),
+                Err(_) if host.is_dir() => cmd.arg("--ro-bind").arg(&host).arg(&host),
+                Err(_) => &mut cmd,
+            };
+        }
+        // The linker is `cc`, a link through /etc/alternatives; nothing else of /etc is shown.
+        for etc in ["/etc/alternatives", "/etc/ld.so.cache"] {
+            if Path::new(etc).exists() {
+                cmd.args(["--ro-bind", etc, etc]);
+            }
+        }
+        cmd.args(["--proc", "/proc", "--dev", "/dev"]);
+        cmd.args(["--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--tmpfs", HOME]);
+        cmd.arg("--ro-bind").arg(&tools.toolchain).arg(TOOLCHAIN);
+        cmd.args(["--dir", CARGO_HOME]);
+        cmd.arg("--ro-bind")
+            .arg(&tools.registry)
+            .arg(format!("{CARGO_HOME}/registry"));
+        cmd.arg("--ro-bind")
+            .arg(&tools.nextest)
+            .arg(format!("{BIN}/cargo-nextest"));
+        if let Some(course) = &self.course {
+            cmd.arg("--ro-bind").arg(course).arg(COURSE);
+        }
+        cmd.arg("--bind").arg(&self.ws).arg(WS);
+        cmd.arg("--bind").arg(&self.target).arg(TARGET);
+        if self.gpu && Path::new("/dev/dri").exists() {
+            cmd.args(["--dev-bind", "/dev/dri", "/dev/dri"]);
+        }
+        let mut env: Vec<(String, String)> = vec![
+            (
+                "PATH".into(),
+                format!("{TOOLCHAIN}/bin:{BIN}:/usr/local/bin:/usr/bin:/bin"),
+            ),
+            ("HOME".into(), HOME.into()),
+            ("TMPDIR".into(), "/tmp".into()),
+            ("CARGO_HOME".into(), CARGO_HOME.into()),
+            ("CARGO_TARGET_DIR".into(), TARGET.into()),
+            ("CARGO_INCREMENTAL".into(), "0".into()),
+            ("CARGO_TERM_COLOR".into(), "never".into()),
+            ("CARGO_NET_OFFLINE".into(), "true".into()),
+            ("NEXTEST_HIDE_PROGRESS_BAR".into(), "1".into()),
+            ("LANG".into(), "C.UTF-8".into()),
+        ];
+        if with_runner {
+            let var = format!(
+                "CARGO_TARGET_{}_RUNNER",
+                tools.host.to_uppercase().replace(['-', '.'], "_")
+            );
+            env.push((var, RUNNER.into()));
+        }
+        env.extend(self.extra_env.iter().cloned());
+        for (key, value) in &env {
+            cmd.args(["--setenv", key, value]);
+        }
+        cmd.args(["--chdir", WS, "cargo"]);
+        cmd.args(args);
+        cmd.output().map_err(|source| GradeError::Sandbox {
+            what: "starting `timeout … bwrap` (install bubblewrap: `apt-get install bubblewrap`)"
+                .into(),
+            source,
+        })
+    }
+}
+
+/// The toolchain, registry and nextest of the grader's own environment.
+fn tools() -> Result<Tools, GradeError> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let text = |args: &[&str]| -> Result<String, GradeError> {
+        let out =
+            Command::new(&rustc)
+                .args(args)
+                .output()
+                .map_err(|source| GradeError::Sandbox {
+                    what: "running rustc to find the toolchain".into(),
+                    source,
+                })?;
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let toolchain = PathBuf::from(text(&["--print", "sysroot"])?);
+    let host = text(&["-vV"])?
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(String::from))
+        .ok_or_else(|| GradeError::Setup("rustc -vV printed no host triple".into()))?;
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+        .ok_or_else(|| GradeError::Setup("neither CARGO_HOME nor HOME is set".into()))?;
+    let nextest = which("cargo-nextest").ok_or_else(|| {
+        GradeError::Setup(
+            "cargo-nextest is not on PATH: install it with `cargo install cargo-nextest --locked`"
+                .into(),
+        )
+    })?;
+    Ok(Tools {
+        toolchain,
+        registry: cargo_home.join("registry"),
+        nextest,
+        host,
+    })
+}
+
+fn which(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+}
+
+/// Whether bubblewrap can make its namespaces here; if not, what to do.
+pub fn preflight() -> Result<(), GradeError> {
+    let out = Command::new("bwrap")
+        .args([
+            "--unshare-all",
+            "--unshare-user",
+            "--uid",
+            "65534",
+            "--gid",
+            "65534",
+        ])
+        .args(["--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin"])
+        .args([
+            "--symlink",
+            "usr/lib",
+            "/lib",
+            "--symlink",
+            "usr/lib64",
+            "/lib64",
+        ])
+        .args(["/usr/bin/true"])
+        .output()
+        .map_err(|source| GradeError::Sandbox {
+            what: "starting bwrap (install bubblewrap: `sudo apt-get install bubblewrap`)".into(),
+            source,
+        })?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(GradeError::NoUserNamespaces(
+            String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        ))
+    }
+}
+
+pub fn set_mode(path: &Path, mode: u32) -> Result<(), GradeError> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .map_err(|e| io_err(path, e))
+}
+
+/// A fresh random token: 32 hex digits from the kernel's generator.
+pub fn token() -> Result<String, GradeError> {
+    use std::io::Read;
+    let mut bytes = [0u8; 16];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .map_err(|e| io_err(Path::new("/dev/urandom"), e))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}

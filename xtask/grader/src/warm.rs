@@ -1,0 +1,219 @@
+//! The warm start of an exercise: its dependencies compiled once, from staff files only, inside
+//! the sandbox; every grading then starts from a fresh copy of that target folder.
+//!
+//! `target/grading/warm/<exercise>/` holds
+//! - `course/`: the course crates the exercise builds on (copies) and their workspace manifest,
+//!   shown read-only at `/grade/course`;
+//! - `Cargo.lock`: the course's lock pruned to this exercise;
+//! - `target/`: the dependencies, built by grading the stub once; the exercise's own artifacts
+//!   are deleted, so nothing in it came from a submission;
+//! - `stamp`: what it was made from; a different stamp (new lock, new manifest, edited course
+//!   crate, new toolchain) rebuilds it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::catalog::{self, Exercise};
+use crate::error::{GradeError, io_err};
+use crate::sandbox::{self, Sandbox};
+use crate::workspace::{self, CoursePaths, Targets};
+
+pub struct Warm {
+    pub course: PathBuf,
+    pub lock: PathBuf,
+    pub target: PathBuf,
+}
+
+/// The staff workspace of a grading, written into `ws` (the submission's sources come after).
+pub fn write_workspace(root: &Path, ex: &Exercise, ws: &Path) -> Result<(), GradeError> {
+    let keep = workspace::needed_course_crates(root, std::slice::from_ref(ex))?
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    let paths = CoursePaths::Mounted {
+        at: sandbox::COURSE.into(),
+        keep,
+    };
+    catalog::write(
+        &ws.join("Cargo.toml"),
+        &workspace::root_manifest(root, &["exercise".into()], paths)?,
+    )?;
+    let targets = Targets {
+        public: false,
+        hidden: true,
+    };
+    catalog::write(
+        &ws.join("exercise/Cargo.toml"),
+        &workspace::exercise_manifest(ex, targets)?,
+    )?;
+    catalog::write(&ws.join("clippy/clippy.toml"), crate::gate::CLIPPY_TOML)?;
+    catalog::write(
+        &ws.join(".config/nextest.toml"),
+        &crate::grade::nextest_config(ex),
+    )?;
+    Ok(())
+}
+
+/// The warm folder of `ex`, built now if missing or stale.
+pub fn ensure(root: &Path, ex: &Exercise) -> Result<Warm, GradeError> {
+    let dir = root.join("target/grading/warm").join(ex.slug());
+    let warm = Warm {
+        course: dir.join("course"),
+        lock: dir.join("Cargo.lock"),
+        target: dir.join("target"),
+    };
+    fs::create_dir_all(&dir).map_err(|e| io_err(&dir, e))?;
+    let lock_path = dir.with_extension("lock");
+    let lock = fs::File::create(&lock_path).map_err(|e| io_err(&lock_path, e))?;
+    lock.lock().map_err(|e| io_err(&lock_path, e))?;
+    let stamp = stamp(root, ex)?;
+    if fs::read_to_string(dir.join("stamp")).ok().as_deref() == Some(stamp.as_str()) {
+        return Ok(warm);
+    }
+    eprintln!(
+        "grader: compiling the dependencies of {} once (warm start)",
+        ex.id
+    );
+    let _ = fs::remove_file(dir.join("stamp"));
+    // The target folder stays: it holds staff builds only, and Cargo rebuilds what changed.
+    for sub in ["course", "build"] {
+        let path = dir.join(sub);
+        if path.exists() {
+            fs::remove_dir_all(&path).map_err(|e| io_err(&path, e))?;
+        }
+    }
+    // The course crates and their workspace manifest.
+    let crates = workspace::needed_course_crates(root, std::slice::from_ref(ex))?;
+    for (_, rel) in &crates {
+        workspace::copy_tree(&root.join(rel), &warm.course.join(rel))?;
+    }
+    let names = crates.iter().map(|(n, _)| n.clone()).collect();
+    catalog::write(
+        &warm.course.join("Cargo.toml"),
+        &workspace::root_manifest(root, &["code/*".into()], CoursePaths::Copied(names))?,
+    )?;
+    // Grade the stub once, in the sandbox, at the paths every grading uses.
+    let ws = dir.join("build");
+    write_workspace(root, ex, &ws)?;
+    for rel in catalog::files_under(&ex.dir.join("src"))? {
+        catalog::copy_file(
+            &ex.dir.join("src").join(&rel),
+            &ws.join("exercise/src").join(&rel),
+        )?;
+    }
+    let tokens = ex
+        .meta
+        .points
+        .keys()
+        .map(|n| (n.clone(), "warm".to_string()))
+        .collect();
+    catalog::write(
+        &ws.join("exercise/tests/hidden.rs"),
+        &crate::grade::hidden_source(ex, &tokens)?,
+    )?;
+    catalog::copy_file(&root.join("Cargo.lock"), &ws.join("Cargo.lock"))?;
+    fs::create_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
+    let sb = Sandbox::new(&ws, &warm.target, Some(&warm.course), ex.meta.gpu)?;
+    let package = ex.package();
+    for args in [
+        vec!["metadata", "--offline", "--format-version", "1"],
+        vec![
+            "build",
+            "--locked",
+            "--profile",
+            "test",
+            "-p",
+            &package,
+            "--tests",
+        ],
+    ] {
+        let out = sb.cargo(&args, 3600, false)?;
+        if !out.status.success() {
+            return Err(GradeError::Setup(format!(
+                "the warm start of {} failed (`cargo {}`):\n{}",
+                ex.id,
+                args.join(" "),
+                String::from_utf8_lossy(&out.stderr)
+            )));
+        }
+    }
+    catalog::copy_file(&ws.join("Cargo.lock"), &warm.lock)?;
+    forget_own_artifacts(&warm.target, &package)?;
+    // Gradings hard-link these files: read-only, so that no grading can change them for the next.
+    for rel in catalog::files_under(&warm.target)? {
+        let path = warm.target.join(&rel);
+        let mode = fs::metadata(&path)
+            .map_err(|e| io_err(&path, e))?
+            .permissions();
+        use std::os::unix::fs::PermissionsExt;
+        sandbox::set_mode(&path, mode.mode() & 0o555)?;
+    }
+    fs::remove_dir_all(&ws).map_err(|e| io_err(&ws, e))?;
+    catalog::write(&dir.join("stamp"), &stamp)?;
+    Ok(warm)
+}
+
+/// Deletes what the exercise's own build left (its library, the hidden test binary, their
+/// fingerprints): the warm folder keeps dependencies only.
+fn forget_own_artifacts(target: &Path, package: &str) -> Result<(), GradeError> {
+    let prefixes = [
+        format!("lib{package}-"),
+        format!("{package}-"),
+        "hidden-".to_string(),
+    ];
+    for rel in catalog::files_under(target)? {
+        let own = rel.components().any(|c| {
+            let c = c.as_os_str().to_string_lossy();
+            prefixes.iter().any(|p| c.starts_with(p.as_str())) || c == "incremental"
+        });
+        if own {
+            let path = target.join(&rel);
+            fs::remove_file(&path).map_err(|e| io_err(&path, e))?;
+        }
+    }
+    Ok(())
+}
+
+/// What the warm folder is made of: manifests, lock, toolchain, course crates (names, sizes and
+/// modification times).
+fn stamp(root: &Path, ex: &Exercise) -> Result<String, GradeError> {
+    let mut text = workspace::exercise_manifest(
+        ex,
+        Targets {
+            public: false,
+            hidden: true,
+        },
+    )?;
+    text.push_str(&fs::read_to_string(root.join("Cargo.lock")).map_err(|e| io_err(root, e))?);
+    text.push_str(&fs::read_to_string(root.join("Cargo.toml")).map_err(|e| io_err(root, e))?);
+    let version = Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
+        .arg("-vV")
+        .output()
+        .map_err(|source| GradeError::Sandbox {
+            what: "running rustc -vV".into(),
+            source,
+        })?;
+    text.push_str(&String::from_utf8_lossy(&version.stdout));
+    for (_, rel) in workspace::needed_course_crates(root, std::slice::from_ref(ex))? {
+        let dir = root.join(&rel);
+        for file in catalog::files_under(&dir)? {
+            if file.components().any(|c| c.as_os_str() == "target") {
+                continue;
+            }
+            let meta = fs::metadata(dir.join(&file)).map_err(|e| io_err(&dir, e))?;
+            let modified = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| d.as_nanos())
+                .unwrap_or_default();
+            text.push_str(&format!(
+                "{rel}/{} {} {modified}\n",
+                file.display(),
+                meta.len()
+            ));
+        }
+    }
+    Ok(text)
+}

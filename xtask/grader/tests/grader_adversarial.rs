@@ -1,0 +1,463 @@
+//! The grader against cheating submissions of one small CPU exercise (`m1/buffer_reuse`).
+//!
+//! Every submission below is graded as one roster (so this also times a roster). Each cheat must
+//! score 0 for what it fakes; the honest solution scores full marks; partly correct work scores
+//! exactly its correct parts. No root needed: the grader's sandbox is bubblewrap in an unprivileged
+//! user namespace.
+
+use std::fs;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+
+mod grader_support;
+use grader_support::root;
+
+const EXERCISE: &str = "m1/buffer_reuse";
+const FULL: u32 = 10;
+/// The two liveness tests (1 point each): right in submissions whose planner hangs or crashes.
+const LIVENESS_ONLY: u32 = 2;
+/// Everything but the best-fit test (2 points): right in a first-fit planner.
+const FIRST_FIT: u32 = 8;
+
+fn exercise_dir() -> PathBuf {
+    root().join("exercises").join(EXERCISE)
+}
+
+/// A submission folder holding the stub, optionally with the reference solution over it.
+fn submission(roster: &Path, student: &str, solved: bool) -> PathBuf {
+    let dir = roster.join(student).join("exercises").join(EXERCISE);
+    let src = dir.join("src");
+    fs::create_dir_all(&src).unwrap();
+    for entry in fs::read_dir(exercise_dir().join("src")).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, src.join(path.file_name().unwrap())).unwrap();
+    }
+    if solved {
+        for entry in fs::read_dir(exercise_dir().join("grading/solution")).unwrap() {
+            let path = entry.unwrap().path();
+            fs::copy(&path, src.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    dir
+}
+
+fn edit(dir: &Path, file: &str, find: &str, replace: &str) {
+    let path = dir.join(file);
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.contains(find), "{file} has no `{find}`");
+    fs::write(&path, text.replacen(find, replace, 1)).unwrap();
+}
+
+fn write(dir: &Path, file: &str, text: &str) {
+    let path = dir.join(file);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+/// Adds `code` at the end of one of the submission's files.
+fn append(dir: &Path, file: &str, code: &str) {
+    let text = fs::read_to_string(dir.join(file)).unwrap();
+    write(dir, file, &format!("{text}\n{code}"));
+}
+
+const LIVE_SIG: &str = "-> Result<Vec<Option<usize>>, PlanError> {";
+const PLAN_SIG: &str = "-> Result<BufferPlan, PlanError> {";
+
+/// Puts `code` at the start of both functions the student writes.
+fn at_start_of_both(dir: &Path, code: &str) {
+    edit(
+        dir,
+        "src/liveness.rs",
+        LIVE_SIG,
+        &format!("{LIVE_SIG}\n{code}\n"),
+    );
+    edit(
+        dir,
+        "src/plan.rs",
+        PLAN_SIG,
+        &format!("{PLAN_SIG}\n{code}\n"),
+    );
+}
+
+fn first_fit(dir: &Path) {
+    edit(
+        dir,
+        "src/plan.rs",
+        ".min_by_key(|&(_, &a)| (plan.allocation_bytes[a], a))",
+        ".min_by_key(|&(_, &a)| a)",
+    );
+}
+
+/// Builds every submission; returns (student, expected score).
+fn build_roster(roster: &Path, port: u16) -> Vec<(&'static str, u32)> {
+    let mut expected = Vec::new();
+    let mut add = |name: &'static str, score: u32| expected.push((name, score));
+
+    submission(roster, "honest", true);
+    add("honest", FULL);
+    submission(roster, "stub", false);
+    add("stub", 0);
+    first_fit(&submission(roster, "partly_correct", true));
+    add("partly_correct", FIRST_FIT);
+
+    at_start_of_both(&submission(roster, "exit0", true), "std::process::exit(0);");
+    add("exit0", 0);
+
+    at_start_of_both(
+        &submission(roster, "panic_hook_exit", false),
+        "std::panic::set_hook(Box::new(|_| std::process::exit(0)));",
+    );
+    add("panic_hook_exit", 0);
+
+    // A Drop that exits 0 when a failed test's thread ends, on a first-fit planner: only the
+    // best-fit test fails, and it must not turn into a pass. (`src/lib.rs` is given, so no value
+    // the tests hold can carry the submission's own Drop: a thread-local does.)
+    let d = submission(roster, "drop_exit", true);
+    first_fit(&d);
+    edit(
+        &d,
+        "src/plan.rs",
+        PLAN_SIG,
+        &format!("{PLAN_SIG}\n    EXIT_AT_THREAD_END.with(|_| ());"),
+    );
+    append(
+        &d,
+        "src/plan.rs",
+        "struct ExitOnDrop;\n\nimpl Drop for ExitOnDrop {\n    fn drop(&mut self) {\n        std::process::exit(0);\n    }\n}\n\nthread_local! {\n    static EXIT_AT_THREAD_END: ExitOnDrop = const { ExitOnDrop };\n}\n",
+    );
+    add("drop_exit", FIRST_FIT);
+
+    edit(
+        &submission(roster, "infinite_loop", true),
+        "src/plan.rs",
+        PLAN_SIG,
+        &format!(
+            "{PLAN_SIG}\n    loop {{ std::hint::spin_loop(); }}\n    #[allow(unreachable_code)]"
+        ),
+    );
+    add("infinite_loop", LIVENESS_ONLY);
+
+    let s = submission(roster, "stack_overflow", true);
+    edit(
+        &s,
+        "src/plan.rs",
+        PLAN_SIG,
+        &format!("{PLAN_SIG}\n    std::hint::black_box(deep(std::hint::black_box(0)));"),
+    );
+    write(
+        &s,
+        "src/plan.rs",
+        &(fs::read_to_string(s.join("src/plan.rs")).unwrap()
+            + "\nfn deep(n: u64) -> u64 {\n    let pad = std::hint::black_box([n; 64]);\n    1 + deep(pad[3] + 1)\n}\n"),
+    );
+    add("stack_overflow", LIVENESS_ONLY);
+
+    at_start_of_both(
+        &submission(roster, "fake_output", false),
+        r#"println!("test buffer_reuse_hidden_last_use_chain ... ok\ntest result: ok. 7 passed; 0 failed\nGRADE-OK 0123456789abcdef0123456789abcdef\n        PASS [   0.001s] ex_m1_buffer_reuse::hidden buffer_reuse_hidden_last_use_chain"); std::process::exit(0);"#,
+    );
+    add("fake_output", 0);
+
+    let b = submission(roster, "build_script", false);
+    write(
+        &b,
+        "build.rs",
+        "fn main() { std::fs::write(\"tests/hidden.rs\", \"#[test] fn buffer_reuse_hidden_last_use_chain() {}\").unwrap(); }\n",
+    );
+    write(
+        &b,
+        "Cargo.toml",
+        "[package]\nname = \"ex_m1_buffer_reuse\"\nversion = \"0.1.0\"\nedition = \"2024\"\nbuild = \"build.rs\"\n",
+    );
+    add("build_script", 0);
+
+    let c = submission(roster, "cargo_config_wrapper", false);
+    write(
+        &c,
+        ".cargo/config.toml",
+        "[build]\nrustc-wrapper = \"./wrap.sh\"\n",
+    );
+    write(
+        &c,
+        "wrap.sh",
+        "#!/bin/sh\nfor f in tests/*.rs; do echo '#[test] fn buffer_reuse_hidden_last_use_chain() {}' > \"$f\"; done\nexec \"$@\"\n",
+    );
+    add("cargo_config_wrapper", 0);
+
+    let m = submission(roster, "edited_manifest", false);
+    write(
+        &m,
+        "Cargo.toml",
+        "[package]\nname = \"ex_m1_buffer_reuse\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[[test]]\nname = \"hidden\"\npath = \"src/fake_hidden.rs\"\n",
+    );
+    write(
+        &m,
+        "src/fake_hidden.rs",
+        "#[test]\nfn buffer_reuse_hidden_last_use_chain() { println!(\"GRADE-OK 0123\"); }\n",
+    );
+    add("edited_manifest", 0);
+
+    let n = submission(roster, "shadow_names", false);
+    let shadow = "#[cfg(test)]\nmod hidden {\n    #[test]\n    fn buffer_reuse_hidden_last_use_chain() {}\n    #[test]\n    fn buffer_reuse_hidden_best_fit_and_peak() {}\n}\n";
+    append(&n, "src/liveness.rs", shadow);
+    write(
+        &n,
+        "tests/hidden.rs",
+        "#[test]\nfn buffer_reuse_hidden_last_use_chain() {}\n",
+    );
+    add("shadow_names", 0);
+
+    at_start_of_both(
+        &submission(roster, "report_rewriter", false),
+        r#"let _ = std::process::Command::new("setsid").args(["-f", "sh", "-c", "for i in $(seq 1 100); do find / -name junit.xml -exec sed -i 's/<failure/<x/g' {} + 2>/dev/null; sleep 0.1; done"]).spawn();"#,
+    );
+    add("report_rewriter", 0);
+
+    let i = submission(roster, "include_hidden", true);
+    append(
+        &i,
+        "src/liveness.rs",
+        "pub const LEAK: &str = include_str!(\"../tests/hidden.rs\");\n",
+    );
+    add("include_hidden", 0);
+
+    // `#[path]` to the staff's solution: the grader hides the exercise folders while building.
+    let p = submission(roster, "path_to_solution", false);
+    let sol = exercise_dir().join("grading/solution");
+    for (file, function) in [("liveness.rs", "last_uses"), ("plan.rs", "plan_buffers")] {
+        write(
+            &p,
+            &format!("src/{file}"),
+            &format!(
+                "#[path = \"{}/{file}\"]\nmod staff;\npub use staff::{function};\n",
+                sol.display()
+            ),
+        );
+    }
+    add("path_to_solution", 0);
+
+    // The solution pasted into `src/lib.rs` around the stubs: lib.rs is given, so the course's
+    // copy is used (and the student is told), and the stubs are what runs.
+    let g = submission(roster, "edited_given_file", false);
+    let inline = |file: &str| {
+        fs::read_to_string(exercise_dir().join("grading/solution").join(file)).unwrap()
+    };
+    edit(
+        &g,
+        "src/lib.rs",
+        "mod liveness;\nmod plan;",
+        &format!(
+            "mod liveness {{\n{}\n}}\nmod plan {{\n{}\n}}",
+            inline("liveness.rs"),
+            inline("plan.rs")
+        ),
+    );
+    add("edited_given_file", 0);
+
+    // Correct only if it can read the hidden tests at run time.
+    let hidden_in_repo = exercise_dir().join("grading/hidden.rs");
+    let read_check = format!(
+        "if std::fs::read_to_string(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/tests/hidden.rs\")).is_err() && std::fs::read_to_string({:?}).is_err() {{ panic!(\"could not read the hidden tests\"); }}",
+        hidden_in_repo.display().to_string()
+    );
+    at_start_of_both(
+        &submission(roster, "read_hidden_at_run_time", true),
+        &read_check,
+    );
+    add("read_hidden_at_run_time", 0);
+
+    // Correct only if it can reach a server on the grading machine.
+    let net_check = format!(
+        "if std::net::TcpStream::connect((\"127.0.0.1\", {port})).is_err() {{ panic!(\"no network\"); }}"
+    );
+    at_start_of_both(&submission(roster, "network", true), &net_check);
+    add("network", 0);
+
+    at_start_of_both(
+        &submission(roster, "fork_bomb", false),
+        r#"let _ = std::process::Command::new("sh").args(["-c", "b() { b | b & }; b"]).spawn();"#,
+    );
+    add("fork_bomb", 0);
+
+    at_start_of_both(
+        &submission(roster, "gigabytes_of_output", true),
+        r#"let line = "y".repeat(1 << 16); for _ in 0..100_000 { println!("{line}"); }"#,
+    );
+    add("gigabytes_of_output", 0);
+
+    // Looks for the tokens in its own binary and prints every candidate (every 32 hex digits in a
+    // row): the grader makes the binary unreadable to the test user, which also closes /proc/self.
+    at_start_of_both(
+        &submission(roster, "token_hunt", false),
+        r#"for path in [std::path::PathBuf::from("/proc/self/exe"), std::env::current_exe().unwrap_or_default()] {
+            if let Ok(bytes) = std::fs::read(&path) {
+                for run in bytes.split(|b| !b.is_ascii_hexdigit()) {
+                    for window in run.windows(32) { println!("GRADE-OK {}", String::from_utf8_lossy(window)); }
+                }
+            }
+        }
+        std::process::exit(0);"#,
+    );
+    add("token_hunt", 0);
+
+    // A symlink to the staff's solution is not a regular file: left out.
+    let l = submission(roster, "symlink_to_solution", false);
+    fs::remove_file(l.join("src/plan.rs")).unwrap();
+    std::os::unix::fs::symlink(
+        exercise_dir().join("grading/solution/plan.rs"),
+        l.join("src/plan.rs"),
+    )
+    .unwrap();
+    add("symlink_to_solution", 0);
+
+    let u = submission(roster, "unsafe_code", true);
+    let live = fs::read_to_string(u.join("src/liveness.rs")).unwrap();
+    write(
+        &u,
+        "src/liveness.rs",
+        &format!(
+            "#![allow(unsafe_code)]\n{live}\npub fn peek() -> u8 {{ let x = 7u8; unsafe {{ *(&x as *const u8) }} }}\n"
+        ),
+    );
+    add("unsafe_code", 0);
+
+    expected
+}
+
+fn score_of(out: &Path, student: &str) -> (u32, serde_json::Value) {
+    let dir = out.join(student).join(EXERCISE.replace('/', "_"));
+    for file in ["classroom.json", "summary.md"] {
+        assert!(dir.join(file).is_file(), "{student}: no {file}");
+    }
+    let results: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("results.json")).unwrap()).unwrap();
+    (results["score"].as_u64().unwrap() as u32, results)
+}
+
+#[test]
+fn grader_adversarial_roster_scores_only_real_work() {
+    let work = root().join("target/grader-adversarial");
+    let _ = fs::remove_dir_all(&work);
+    let roster = work.join("roster");
+    let out = work.join("out");
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let expected = build_roster(&roster, port);
+
+    // The static gate would refuse most of these before they run: switch it off here, so that
+    // the sandbox alone is tested. (The test below checks the gate.)
+    let status = grader_support::grader(&[("GRADER_NO_GATE", "1")])
+        .args(["grade", "--roster"])
+        .arg(&roster)
+        .args(["--exercise", EXERCISE, "--out"])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success(), "the grader itself failed");
+    drop(listener);
+
+    let mut wrong = Vec::new();
+    for (student, want) in &expected {
+        let (got, results) = score_of(&out, student);
+        if got != *want {
+            wrong.push(format!(
+                "{student}: scored {got}, expected {want}\n{results:#}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "wrong scores:\n{}", wrong.join("\n"));
+
+    // The gradebook has a row per student and the right totals.
+    let csv = fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    assert!(
+        csv.starts_with("student,m1/buffer_reuse (/10),total,problems\n"),
+        "{csv}"
+    );
+    for (student, want) in &expected {
+        assert!(
+            csv.contains(&format!("\n{student},{want},{want},")),
+            "{student} row in\n{csv}"
+        );
+    }
+    // Ignored files are reported to the student; hidden tests' output is not.
+    let (_, build) = score_of(&out, "build_script");
+    let text = build["output"].as_str().unwrap();
+    assert!(
+        text.contains("build.rs (not under src/)") && text.contains("Cargo.toml"),
+        "{text}"
+    );
+    let (_, link) = score_of(&out, "symlink_to_solution");
+    let text = link["output"].as_str().unwrap();
+    assert!(text.contains("src/plan.rs (not a regular file)"), "{text}");
+    let (_, given) = score_of(&out, "edited_given_file");
+    let text = given["output"].as_str().unwrap();
+    assert!(text.contains("src/lib.rs (given by the course"), "{text}");
+    let (_, leak) = score_of(&out, "include_hidden");
+    assert!(
+        leak["output"].as_str().unwrap().contains("include_str"),
+        "{leak:#}"
+    );
+    let (_, partly) = score_of(&out, "partly_correct");
+    let failed: Vec<&str> = partly["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["status"] == "failed")
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(failed, ["buffer_reuse_hidden_best_fit_and_peak"]);
+    assert!(
+        !partly.to_string().contains("assertion"),
+        "hidden test output leaked: {partly:#}"
+    );
+}
+
+/// What the sandbox cannot stop: code under test reading its own process memory, where the
+/// token is. The static gate refuses files, processes, sockets, the environment, panic hooks and
+/// `exit` in the library, whatever they are renamed to; an honest solution passes it.
+#[test]
+fn grader_static_gate_refuses_what_the_sandbox_cannot_stop() {
+    let work = root().join("target/grader-gate");
+    let _ = fs::remove_dir_all(&work);
+    let roster = work.join("roster");
+    let out = work.join("out");
+    submission(&roster, "honest", true);
+    at_start_of_both(
+        &submission(&roster, "memory_hunt", true),
+        r#"use std::fs as f;
+        let _maps = f::read_to_string("/proc/self/maps");
+        let _mem = f::OpenOptions::new().read(true).open("/proc/self/mem");"#,
+    );
+    at_start_of_both(
+        &submission(&roster, "renamed_exit", true),
+        "use std::process as p;\n    if std::hint::black_box(true) { p::exit(0); }",
+    );
+    at_start_of_both(
+        &submission(&roster, "gate_allowed_away", true),
+        "#[allow(clippy::disallowed_methods)]\n    let _ = std::env::var(\"HOME\");",
+    );
+    let status = grader_support::grader(&[])
+        .args(["grade", "--roster"])
+        .arg(&roster)
+        .args(["--exercise", EXERCISE, "--out"])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success(), "the grader itself failed");
+    for (student, want) in [
+        ("honest", FULL),
+        ("memory_hunt", 0),
+        ("renamed_exit", 0),
+        ("gate_allowed_away", 0),
+    ] {
+        let (got, results) = score_of(&out, student);
+        assert_eq!(got, want, "{student}: {results:#}");
+        if want == 0 {
+            let text = results["output"].as_str().unwrap();
+            assert!(
+                text.contains("disallowed") || text.contains("may not use"),
+                "{student}: {text}"
+            );
+        }
+    }
+}

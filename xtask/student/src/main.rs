@@ -1,0 +1,33 @@
+//! `cargo xtask progress` and `cargo xtask hint ID` in the student edition (and in the course).
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "student",
+    about = "Your exercises: public tests passing, and hints"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Every exercise, how many of its public tests pass, minutes and hints seen.
+    Progress,
+    /// The next hint for an exercise, one at a time (e.g. `hint m1/buffer_reuse`).
+    Hint {
+        /// The exercise id, `<module>/<name>`.
+        id: String,
+    },
+}
+
+fn main() -> anyhow::Result<()> {
+    let root = student::repo_root();
+    match Cli::parse().command {
+        Command::Progress => student::tools::progress(&root)?,
+        Command::Hint { id } => student::tools::hint(&root, &id)?,
+    }
+    Ok(())
+}
