@@ -256,3 +256,42 @@ fn grader_roster_one_student_cannot_reach_the_next() {
         );
     }
 }
+
+/// A grading that fails for the grader's own reasons (here: cargo-nextest missing from PATH) is
+/// an error row for that student, never the end of the roster; the gradebook is still written.
+#[test]
+fn grader_roster_grader_errors_are_rows_and_the_gradebook_is_written() {
+    let work = root().join("target/grader-roster-errors");
+    let _ = fs::remove_dir_all(&work);
+    let roster = work.join("roster");
+    let out = work.join("out");
+    submission(&roster, "first", EX, true);
+    submission(&roster, "second", EX, true);
+    let sysroot = std::process::Command::new("rustc")
+        .args(["--print", "sysroot"])
+        .output()
+        .unwrap();
+    let sysroot = String::from_utf8(sysroot.stdout).unwrap();
+    let path = format!("{}/bin:/usr/bin:/bin", sysroot.trim());
+    let status = grader(&[("PATH", path.as_str())])
+        .args(["grade", "--exercise", EX, "--roster"])
+        .arg(&roster)
+        .arg("--out")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success(), "a grader error stopped the roster");
+    let csv = fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    for student in ["first", "second"] {
+        let row = csv
+            .lines()
+            .find(|l| l.starts_with(&format!("{student},")))
+            .unwrap_or_else(|| panic!("no row for {student}:\n{csv}"));
+        assert!(
+            row.contains("grader error") && row.contains("cargo-nextest"),
+            "{row}"
+        );
+        let (score, report) = results(&out, student, EX);
+        assert_eq!(score, 0, "{report:#}");
+    }
+}
