@@ -15,7 +15,7 @@ use std::time::Instant;
 use super::catalog::{self, Exercise};
 use super::junit::{self, Case};
 use super::workspace::{self, CoursePaths, Targets};
-use super::{grade, sandbox};
+use super::{sandbox, staff_files};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Variant {
@@ -172,7 +172,7 @@ fn check_variant(
             .map_err(|e| e.to_string())?;
         catalog::write(
             &dir.join("tests/hidden.rs"),
-            &grade::hidden_source(ex, &toks)?,
+            &staff_files::hidden_source(ex, &toks)?,
         )?;
         tokens.insert(ex.id.clone(), toks);
     }

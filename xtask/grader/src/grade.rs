@@ -10,14 +10,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use std::process::Command;
-
 use crate::catalog::{self, Exercise};
 use crate::error::{GradeError, io_err};
 use crate::junit;
 use crate::report::{self, Outcome, TestResult};
 use crate::sandbox::{self, Sandbox};
-use crate::{gate, submission, warm};
+use crate::{gate, staff_files, submission, warm};
 
 pub fn run(
     root: &Path,
@@ -107,7 +105,7 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
         )?;
     }
     let target = run.path.join("target");
-    copy_target(&warm.target, &target)?;
+    warm::copy_target(&warm.target, &target)?;
     let mut sb = Sandbox::new(&ws, &target, Some(&warm.course), ex.meta.gpu)?;
     // Tests switch the gate off to show what the sandbox alone stops.
     if std::env::var_os("GRADER_NO_GATE").is_none() {
@@ -144,7 +142,10 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
         .map(|name| sandbox::token().map(|t| (name.clone(), t)))
         .collect::<Result<_, _>>()?;
     let tests_dir = crate_dir.join("tests");
-    catalog::write(&tests_dir.join("hidden.rs"), &hidden_source(ex, &tokens)?)?;
+    catalog::write(
+        &tests_dir.join("hidden.rs"),
+        &staff_files::hidden_source(ex, &tokens)?,
+    )?;
     let build = sb.cargo(
         &[
             "build",
@@ -281,92 +282,6 @@ impl Drop for RunDir {
             eprintln!("grader: could not remove {}: {e}", self.path.display());
         }
     }
-}
-
-/// This grading's target folder: the warm one's files hard-linked (instant, whatever its size)
-/// in folders of its own. Cargo never writes into a fresh dependency's files, and the warm files
-/// are read-only; the few files Cargo rewrites in place are copied instead.
-fn copy_target(from: &Path, to: &Path) -> Result<(), GradeError> {
-    let out = Command::new("cp")
-        .arg("-al")
-        .arg(from)
-        .arg(to)
-        .output()
-        .map_err(|source| GradeError::Sandbox {
-            what: "starting cp".into(),
-            source,
-        })?;
-    if !out.status.success() {
-        return Err(GradeError::Setup(format!(
-            "linking {} to {}: {}",
-            from.display(),
-            to.display(),
-            String::from_utf8_lossy(&out.stderr)
-        )));
-    }
-    for dir in [to.to_path_buf(), to.join("debug")] {
-        for name in [".rustc_info.json", ".cargo-lock", "CACHEDIR.TAG"] {
-            let path = dir.join(name);
-            if path.exists() {
-                let bytes = fs::read(&path).map_err(|e| io_err(&path, e))?;
-                fs::remove_file(&path).map_err(|e| io_err(&path, e))?;
-                fs::write(&path, bytes).map_err(|e| io_err(&path, e))?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Staff hidden tests with the `grade_ok!` macro put in front: each test's last act prints
-/// `GRADE-OK <token>` for its own name.
-pub fn hidden_source(
-    ex: &Exercise,
-    tokens: &BTreeMap<String, String>,
-) -> Result<String, GradeError> {
-    let path = ex.dir.join("grading/hidden.rs");
-    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut arms = String::new();
-    for (name, token) in tokens {
-        arms.push_str(&format!("        \"{name}\" => \"{token}\",\n"));
-    }
-    let prelude = format!(
-        "// Put here by the grader: prints this run's token for a test, as the test's last act.\n\
-         macro_rules! grade_ok {{\n    ($name:literal) => {{\n        \
-         ::std::println!(\"GRADE-OK {{}}\", grade_token($name))\n    }};\n}}\n\n\
-         #[allow(dead_code)]\nfn grade_token(name: &str) -> &'static str {{\n    match name {{\n{arms}        \
-         _ => \"not-an-expected-test\",\n    }}\n}}\n\n"
-    );
-    // Inner attributes and `//!` docs must stay first in the file.
-    let mut head = String::new();
-    let mut lines = text.lines().peekable();
-    while let Some(line) = lines.peek() {
-        let t = line.trim_start();
-        if t.starts_with("//!") || t.starts_with("#![") || t.is_empty() {
-            head.push_str(line);
-            head.push('\n');
-            lines.next();
-        } else {
-            break;
-        }
-    }
-    let rest: Vec<&str> = lines.collect();
-    Ok(format!("{head}\n{prelude}{}\n", rest.join("\n")))
-}
-
-/// The grade profile: no retries, per-test timeouts, leaked processes fail, output stored.
-pub fn nextest_config(ex: &Exercise) -> String {
-    let half = ex.timeout_s().div_ceil(2);
-    let threads = if ex.meta.gpu { "1" } else { "\"num-cpus\"" };
-    format!(
-        "# Written by `cargo xtask grade`.\n[store]\ndir = \"store\"\n\n[profile.grade]\nretries = 0\n\
-         fail-fast = false\ntest-threads = {threads}\n\
-         slow-timeout = {{ period = \"{half}s\", terminate-after = 2 }}\n\
-         leak-timeout = {{ period = \"500ms\", result = \"fail\" }}\n\
-         status-level = \"none\"\nfinal-status-level = \"none\"\n\
-         failure-output = \"never\"\nsuccess-output = \"never\"\n\n\
-         [profile.grade.junit]\npath = \"junit.xml\"\nstore-success-output = true\n\
-         store-failure-output = true\n"
-    )
 }
 
 /// The library must not be rebuilt once the hidden tests exist (it was built, and gated, before).

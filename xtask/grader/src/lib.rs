@@ -13,6 +13,7 @@ mod release;
 mod report;
 mod roster;
 mod sandbox;
+mod staff_files;
 mod submission;
 mod warm;
 mod workflow;

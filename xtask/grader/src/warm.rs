@@ -50,7 +50,7 @@ pub fn write_workspace(root: &Path, ex: &Exercise, ws: &Path) -> Result<(), Grad
     catalog::write(&ws.join("clippy/clippy.toml"), crate::gate::CLIPPY_TOML)?;
     catalog::write(
         &ws.join(".config/nextest.toml"),
-        &crate::grade::nextest_config(ex),
+        &crate::staff_files::nextest_config(ex),
     )?;
     Ok(())
 }
@@ -110,9 +110,14 @@ pub fn ensure(root: &Path, ex: &Exercise) -> Result<Warm, GradeError> {
         .collect();
     catalog::write(
         &ws.join("exercise/tests/hidden.rs"),
-        &crate::grade::hidden_source(ex, &tokens)?,
+        &crate::staff_files::hidden_source(ex, &tokens)?,
     )?;
     catalog::copy_file(&root.join("Cargo.lock"), &ws.join("Cargo.lock"))?;
+    if !warm.target.exists()
+        && let Some(donor) = donor_target(&dir)
+    {
+        seed_target(&donor, &warm.target)?;
+    }
     fs::create_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
     let sb = Sandbox::new(&ws, &warm.target, Some(&warm.course), ex.meta.gpu)?;
     let package = ex.package();
@@ -216,4 +221,95 @@ fn stamp(root: &Path, ex: &Exercise) -> Result<String, GradeError> {
         }
     }
     Ok(text)
+}
+
+/// This grading's target folder: the warm one's files hard-linked (instant, whatever its size)
+/// in folders of its own. Cargo never writes into a fresh dependency's files, and the warm files
+/// are read-only; the few files Cargo rewrites in place are copied instead.
+/// A grading's own target folder: hard links to the warm files (read-only), with Cargo's few
+/// writable files copied.
+pub fn copy_target(from: &Path, to: &Path) -> Result<(), GradeError> {
+    let out = Command::new("cp")
+        .arg("-al")
+        .arg(from)
+        .arg(to)
+        .output()
+        .map_err(|source| GradeError::Sandbox {
+            what: "starting cp".into(),
+            source,
+        })?;
+    if !out.status.success() {
+        return Err(GradeError::Setup(format!(
+            "linking {} to {}: {}",
+            from.display(),
+            to.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    for dir in [to.to_path_buf(), to.join("debug")] {
+        for name in [".rustc_info.json", ".cargo-lock", "CACHEDIR.TAG"] {
+            let path = dir.join(name);
+            if path.exists() {
+                let bytes = fs::read(&path).map_err(|e| io_err(&path, e))?;
+                fs::remove_file(&path).map_err(|e| io_err(&path, e))?;
+                fs::write(&path, bytes).map_err(|e| io_err(&path, e))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The largest finished warm target of another exercise, if any. Most exercises share most of
+/// their dependencies (wgpu, egui, …), so starting from one compiles them once for all exercises
+/// instead of once each.
+fn donor_target(own: &Path) -> Option<PathBuf> {
+    let parent = own.parent()?;
+    fs::read_dir(parent)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|d| d != own && d.join("stamp").is_file() && d.join("target/debug/deps").is_dir())
+        .max_by_key(|d| {
+            fs::read_dir(d.join("target/debug/deps")).map_or(0, |entries| entries.count())
+        })
+        .map(|d| d.join("target"))
+}
+
+/// A writable copy (not links: Cargo may rewrite files of units it rebuilds) that keeps the
+/// donor's modification times, so Cargo's own freshness check decides what to rebuild: the
+/// registry's crates stay fresh, the course crates copied for this exercise are rebuilt.
+fn seed_target(donor: &Path, to: &Path) -> Result<(), GradeError> {
+    let out = Command::new("cp")
+        .args(["-R", "--preserve=timestamps"])
+        .arg(donor)
+        .arg(to)
+        .output()
+        .map_err(|source| GradeError::Sandbox {
+            what: "starting cp".into(),
+            source,
+        })?;
+    if !out.status.success() {
+        return Err(GradeError::Setup(format!(
+            "copying {} to {}: {}",
+            donor.display(),
+            to.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    let out = Command::new("chmod")
+        .args(["-R", "u+w"])
+        .arg(to)
+        .output()
+        .map_err(|source| GradeError::Sandbox {
+            what: "starting chmod".into(),
+            source,
+        })?;
+    if !out.status.success() {
+        return Err(GradeError::Setup(format!(
+            "making {} writable: {}",
+            to.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    Ok(())
 }
