@@ -19,5 +19,6 @@ pub mod model;
 pub mod ops;
 pub mod prune;
 pub mod sparse;
+pub mod specialisations;
 
 pub use error::QuantError;
