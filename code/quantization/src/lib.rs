@@ -6,7 +6,8 @@
 //! 3. [`prune`] and [`sparse`]: magnitude, structured and 2:4 pruning; CSR and 2:4 layouts;
 //! 4. [`ops`]: quantized and sparse Linear layers as `graph::CustomOperator`s (CPU + WGSL);
 //! 5. [`model`]: a tiny spiral classifier trained here, its weights in safetensors;
-//! 6. [`gemm`] and [`energy`]: GPU GEMM kernels for f32, f16 and int8, and joules per inference.
+//! 6. [`gemm`] and [`energy`]: GPU GEMM kernels for f32, f16 and int8, and joules per inference;
+//! 7. [`specialisations`]: small formats of real-time graphics and their errors.
 
 pub mod affine;
 pub mod energy;
@@ -19,5 +20,6 @@ pub mod model;
 pub mod ops;
 pub mod prune;
 pub mod sparse;
+pub mod specialisations;
 
 pub use error::QuantError;
