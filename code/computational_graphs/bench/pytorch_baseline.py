@@ -96,11 +96,22 @@ def matmul(size, warmup=3, samples=10):
     return times
 
 
+def driver_version():
+    try:
+        import subprocess
+        return subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                              capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--graphs", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--budget-s", type=float, default=300.0, help="seconds for all torch.compile work")
+    p.add_argument("--matmul-sizes", type=lambda v: [int(x) for x in v.split(",") if x], default=[],
+                   help="extra square sizes for the FP32 matmul, comma-separated")
     args = p.parse_args()
 
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -131,10 +142,11 @@ def main():
         x = (torch.rand(g["size"], g["size"]) * 2 - 1).cuda()
         record(e["sweep"], g, "PyTorch eager", time_loop(build(g, "cuda"), x, it, warmup, samples, False))
 
-    n = spec["ladder_size"]
-    mm = matmul(n)
-    write(["matmul", n, 0, "PyTorch FP32 (TF32 off)", *(f"{v*1e3:.5f}" for v in summary(mm)), "0"])
-    print(f"matmul {n}: {2*n**3/statistics.median(mm)/1e12:.2f} TFLOP/s", file=sys.stderr)
+    # cuBLAS through torch.mm at the ladder's size and the graphs' sizes (TF32 off: FP32 FMA).
+    for n in sorted({spec["ladder_size"], *args.matmul_sizes}):
+        mm = matmul(n)
+        write(["matmul", n, 0, "PyTorch FP32 (TF32 off)", *(f"{v*1e3:.5f}" for v in summary(mm)), "0"])
+        print(f"matmul {n}: {2*n**3/statistics.median(mm)/1e12:.2f} TFLOP/s", file=sys.stderr)
 
     # The reference point first, then the rest, while the compile budget lasts.
     ordered = sorted(entries, key=lambda e: (e["graph"]["size"], e["graph"]["depth"]) != (256, 64))
@@ -165,6 +177,10 @@ def main():
                        "exported random graphs; ms per run (N runs per read-back); FP32 matmul with TF32 off",
         "gpu": torch.cuda.get_device_name(),
         "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "cudnn": torch.backends.cudnn.version(),
+        "driver": driver_version(),
+        "tf32": False,
         "python": sys.version.split()[0],
         "commit": os.environ.get("COURSE_COMMIT", "unknown"),
         "command": " ".join(sys.argv),

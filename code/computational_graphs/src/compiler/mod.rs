@@ -15,4 +15,4 @@ pub mod specialise;
 
 pub use codegen::Options;
 pub use fuse::fuse;
-pub use run::{CompiledGraph, compile};
+pub use run::{CompiledGraph, compile, compile_choosing_kernels};
