@@ -55,6 +55,13 @@ impl Args {
             .is_none_or(|o| o.iter().any(|p| p == part))
     }
 
+    /// True when `--only` names `part` explicitly (for modifiers such as `loops`).
+    pub fn wants_only(&self, part: &str) -> bool {
+        self.only
+            .as_ref()
+            .is_some_and(|o| o.iter().any(|p| p == part))
+    }
+
     pub fn sizes(&self) -> Vec<usize> {
         if self.quick {
             vec![16, 32, 64, 128, 256]

@@ -5,7 +5,8 @@
 //!   --quick               small sweeps that finish in minutes on lavapipe
 //!   --prefix NAME         file name prefix (default "graphs"; the H100 run uses "graphs_h100")
 //!   --machine TEXT        a name for the machine, written into every sidecar
-//!   --only LIST           comma-separated parts: sizes,depths,ladder,cpu (default: all)
+//!   --only LIST           comma-separated parts: sizes,depths,ladder,floor,cpu (default: all);
+//!                         add `loops` to time only the one-submission variants in the sweeps
 //!   --export-graphs FILE  write the sweeps' random graphs as JSON (for the PyTorch script) and exit
 //!   --pytorch-csv FILE    add the PyTorch script's measurements to the charts
 //!   --ladder-size N       matrix size of the matmul ladder (default 4096, 256 with --quick)
@@ -14,6 +15,7 @@
 mod args;
 mod charts;
 mod cpu_bench;
+mod floor_bench;
 mod ladder_bench;
 mod sweep;
 mod variants;
@@ -51,6 +53,9 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     }
     if args.wants("ladder") {
         ladder_bench::run(&ctx, &args)?;
+    }
+    if args.wants("floor") {
+        floor_bench::run(&ctx, &args)?;
     }
     if args.wants("cpu") {
         cpu_bench::run(&args)?;

@@ -53,6 +53,17 @@ impl Variant {
         }
     }
 
+    /// The variants that record a loop of runs into one submission.
+    pub fn is_loop(self) -> bool {
+        matches!(
+            self,
+            Variant::GraphLoop
+                | Variant::GraphLoopFused
+                | Variant::Compiled
+                | Variant::CompiledChosen
+        )
+    }
+
     pub fn is_cpu(self) -> bool {
         matches!(self, Variant::Cpu | Variant::CpuFused)
     }
