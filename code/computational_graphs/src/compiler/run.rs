@@ -5,7 +5,7 @@ use gpu_context::GpuContext;
 use super::codegen::{GeneratedKernel, Options, generate};
 use super::lower::{KernelIr, OpCode, lower, merge_elementwise};
 use crate::Error;
-use crate::gpu_program::GpuProgram;
+use crate::graph::gpu_program::GpuProgram;
 use crate::graph::{NodeKind, VerifiedGraph, custom_dispatch};
 use crate::matmul_ladder::tuned::Epilogue;
 use crate::matmul_ladder::{tuned_grid, tuned_pipeline};

@@ -35,9 +35,9 @@ pub const NC: usize = 1024;
 fn micro_kernel(kc: usize, a: &[f32], b: &[f32]) -> [[f32; NR]; MR] {
     let mut acc = [[0.0f32; NR]; MR];
     for (a_p, b_p) in a.chunks_exact(MR).zip(b.chunks_exact(NR)).take(kc) {
-        for i in 0..MR {
-            for j in 0..NR {
-                acc[i][j] += a_p[i] * b_p[j];
+        for (acc_row, &a_i) in acc.iter_mut().zip(a_p) {
+            for (acc_ij, &b_j) in acc_row.iter_mut().zip(b_p) {
+                *acc_ij += a_i * b_j;
             }
         }
     }
@@ -84,6 +84,8 @@ fn pack_b(b: &[f32], n: usize, p0: usize, kc: usize, j0: usize, nc: usize, out: 
 
 /// Adds one MC×NC block product to the rows of C in `c_rows` (row `i` of the block is row
 /// `i` of `c_rows`, columns `j0..j0+nc`), from packed A and B.
+// Eight plain numbers and slices: a struct for them would hide the loop structure being taught.
+#[allow(clippy::too_many_arguments)]
 fn block_product(
     packed_a: &[f32],
     packed_b: &[f32],

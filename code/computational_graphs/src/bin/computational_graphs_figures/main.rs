@@ -5,7 +5,7 @@
 //!   --quick               small sweeps that finish in minutes on lavapipe
 //!   --prefix NAME         file name prefix (default "graphs"; the H100 run uses "graphs_h100")
 //!   --machine TEXT        a name for the machine, written into every sidecar
-//!   --only LIST           comma-separated parts: sizes,depths,ladder,floor,cpu (default: all);
+//!   --only LIST           comma-separated parts: sizes,depths,ladder,floor,cpu,roofline (default: all);
 //!                         add `loops` to time only the one-submission variants in the sweeps
 //!   --export-graphs FILE  write the sweeps' random graphs as JSON (for the PyTorch script) and exit
 //!   --pytorch-csv FILE    add the PyTorch script's measurements to the charts
@@ -17,6 +17,7 @@ mod charts;
 mod cpu_bench;
 mod floor_bench;
 mod ladder_bench;
+mod roofline;
 mod sweep;
 mod variants;
 
@@ -56,6 +57,9 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     }
     if args.wants("floor") {
         floor_bench::run(&ctx, &args)?;
+    }
+    if args.wants("roofline") {
+        roofline::run(&args)?;
     }
     if args.wants("cpu") {
         cpu_bench::run(&args)?;

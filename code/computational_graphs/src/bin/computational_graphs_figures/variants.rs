@@ -22,6 +22,8 @@ pub enum Variant {
     GraphLoop,
     GraphLoopFused,
     Compiled,
+    /// The op-code compiler with a tuned matmul chosen per Linear shape.
+    CompiledChosen,
 }
 
 impl Variant {
