@@ -136,6 +136,25 @@ def main():
                f"{p90*1e3:.5f}", f"{compile_s:.2f}"])
         print(f"{sweep} {g['size']}/{g['depth']} {variant}: {med*1e3:.4f} ms", file=sys.stderr, flush=True)
 
+    def write_sidecar():
+        sidecar = {
+            "figure": args.out.rsplit("/", 1)[-1].removesuffix(".csv"),
+            "description": "PyTorch eager, torch.compile and torch.compile(mode='reduce-overhead') on the "
+                           "exported random graphs; ms per run (N runs per read-back); FP32 matmul with TF32 off",
+            "gpu": torch.cuda.get_device_name(),
+            "torch": torch.__version__,
+            "cuda": torch.version.cuda,
+            "cudnn": torch.backends.cudnn.version(),
+            "driver": driver_version(),
+            "tf32": False,
+            "python": sys.version.split()[0],
+            "commit": os.environ.get("COURSE_COMMIT", "unknown"),
+            "command": " ".join(sys.argv),
+            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+        with open(args.out.removesuffix(".csv") + ".json", "w") as fh:
+            json.dump(sidecar, fh, indent=2)
+
     entries = spec["graphs"]
     for e in entries:
         g = e["graph"]
@@ -147,6 +166,9 @@ def main():
         mm = matmul(n)
         write(["matmul", n, 0, "PyTorch FP32 (TF32 off)", *(f"{v*1e3:.5f}" for v in summary(mm)), "0"])
         print(f"matmul {n}: {2*n**3/statistics.median(mm)/1e12:.2f} TFLOP/s", file=sys.stderr)
+
+    # Written now and again at the end, so that a run cut short during compilation keeps it.
+    write_sidecar()
 
     # The reference point first, then the rest, while the compile budget lasts.
     ordered = sorted(entries, key=lambda e: (e["graph"]["size"], e["graph"]["depth"]) != (256, 64))
@@ -171,23 +193,7 @@ def main():
             record(e["sweep"], g, variant, times, compile_s)
 
     out.close()
-    sidecar = {
-        "figure": args.out.rsplit("/", 1)[-1].removesuffix(".csv"),
-        "description": "PyTorch eager, torch.compile and torch.compile(mode='reduce-overhead') on the "
-                       "exported random graphs; ms per run (N runs per read-back); FP32 matmul with TF32 off",
-        "gpu": torch.cuda.get_device_name(),
-        "torch": torch.__version__,
-        "cuda": torch.version.cuda,
-        "cudnn": torch.backends.cudnn.version(),
-        "driver": driver_version(),
-        "tf32": False,
-        "python": sys.version.split()[0],
-        "commit": os.environ.get("COURSE_COMMIT", "unknown"),
-        "command": " ".join(sys.argv),
-        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    }
-    with open(args.out.removesuffix(".csv") + ".json", "w") as fh:
-        json.dump(sidecar, fh, indent=2)
+    write_sidecar()
     print(f"wrote {args.out}", file=sys.stderr)
 
 

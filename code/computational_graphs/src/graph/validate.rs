@@ -41,6 +41,20 @@ pub fn validate(list: &OpList) -> Result<VerifiedGraph, GraphError> {
                 format!("buffer {bad} does not exist (the list declares {n})"),
             ));
         }
+        if let (Some(s), false) = (softmax_at, matches!(op, Operator::DeviceToHost { .. })) {
+            return Err(GraphError {
+                node: s,
+                operator: list.ops[s].name(),
+                rule: Rule::SoftmaxNotLast,
+                detail: format!(
+                    "node {i} ({}) runs after it; put softmax at the end",
+                    op.name()
+                ),
+            });
+        }
+        check_places(list, op, &ids).map_err(|d| fail(Rule::MissingTransfer, d))?;
+        check_shapes(list, op).map_err(|d| fail(Rule::ShapeMismatch, d))?;
+        // After the shape rule, so that an operator's own shape error is the one reported.
         if let Some(&z) = ids
             .iter()
             .find(|&&id| list.buffers[id].rows == 0 || list.buffers[id].cols == 0)
@@ -55,19 +69,6 @@ pub fn validate(list: &OpList) -> Result<VerifiedGraph, GraphError> {
                 ),
             ));
         }
-        if let (Some(s), false) = (softmax_at, matches!(op, Operator::DeviceToHost { .. })) {
-            return Err(GraphError {
-                node: s,
-                operator: list.ops[s].name(),
-                rule: Rule::SoftmaxNotLast,
-                detail: format!(
-                    "node {i} ({}) runs after it; put softmax at the end",
-                    op.name()
-                ),
-            });
-        }
-        check_places(list, op, &ids).map_err(|d| fail(Rule::MissingTransfer, d))?;
-        check_shapes(list, op).map_err(|d| fail(Rule::ShapeMismatch, d))?;
         let (output, reads) = ids.split_last().expect("every operator writes one buffer");
         for &r in reads {
             if writer[r] == Writer::Nobody {
