@@ -96,11 +96,22 @@ def matmul(size, warmup=3, samples=10):
     return times
 
 
+def driver_version():
+    try:
+        import subprocess
+        return subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                              capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--graphs", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--budget-s", type=float, default=300.0, help="seconds for all torch.compile work")
+    p.add_argument("--matmul-sizes", type=lambda v: [int(x) for x in v.split(",") if x], default=[],
+                   help="extra square sizes for the FP32 matmul, comma-separated")
     args = p.parse_args()
 
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -125,16 +136,39 @@ def main():
                f"{p90*1e3:.5f}", f"{compile_s:.2f}"])
         print(f"{sweep} {g['size']}/{g['depth']} {variant}: {med*1e3:.4f} ms", file=sys.stderr, flush=True)
 
+    def write_sidecar():
+        sidecar = {
+            "figure": args.out.rsplit("/", 1)[-1].removesuffix(".csv"),
+            "description": "PyTorch eager, torch.compile and torch.compile(mode='reduce-overhead') on the "
+                           "exported random graphs; ms per run (N runs per read-back); FP32 matmul with TF32 off",
+            "gpu": torch.cuda.get_device_name(),
+            "torch": torch.__version__,
+            "cuda": torch.version.cuda,
+            "cudnn": torch.backends.cudnn.version(),
+            "driver": driver_version(),
+            "tf32": False,
+            "python": sys.version.split()[0],
+            "commit": os.environ.get("COURSE_COMMIT", "unknown"),
+            "command": " ".join(sys.argv),
+            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+        with open(args.out.removesuffix(".csv") + ".json", "w") as fh:
+            json.dump(sidecar, fh, indent=2)
+
     entries = spec["graphs"]
     for e in entries:
         g = e["graph"]
         x = (torch.rand(g["size"], g["size"]) * 2 - 1).cuda()
         record(e["sweep"], g, "PyTorch eager", time_loop(build(g, "cuda"), x, it, warmup, samples, False))
 
-    n = spec["ladder_size"]
-    mm = matmul(n)
-    write(["matmul", n, 0, "PyTorch FP32 (TF32 off)", *(f"{v*1e3:.5f}" for v in summary(mm)), "0"])
-    print(f"matmul {n}: {2*n**3/statistics.median(mm)/1e12:.2f} TFLOP/s", file=sys.stderr)
+    # cuBLAS through torch.mm at the ladder's size and the graphs' sizes (TF32 off: FP32 FMA).
+    for n in sorted({spec["ladder_size"], *args.matmul_sizes}):
+        mm = matmul(n)
+        write(["matmul", n, 0, "PyTorch FP32 (TF32 off)", *(f"{v*1e3:.5f}" for v in summary(mm)), "0"])
+        print(f"matmul {n}: {2*n**3/statistics.median(mm)/1e12:.2f} TFLOP/s", file=sys.stderr)
+
+    # Written now and again at the end, so that a run cut short during compilation keeps it.
+    write_sidecar()
 
     # The reference point first, then the rest, while the compile budget lasts.
     ordered = sorted(entries, key=lambda e: (e["graph"]["size"], e["graph"]["depth"]) != (256, 64))
@@ -159,19 +193,7 @@ def main():
             record(e["sweep"], g, variant, times, compile_s)
 
     out.close()
-    sidecar = {
-        "figure": args.out.rsplit("/", 1)[-1].removesuffix(".csv"),
-        "description": "PyTorch eager, torch.compile and torch.compile(mode='reduce-overhead') on the "
-                       "exported random graphs; ms per run (N runs per read-back); FP32 matmul with TF32 off",
-        "gpu": torch.cuda.get_device_name(),
-        "torch": torch.__version__,
-        "python": sys.version.split()[0],
-        "commit": os.environ.get("COURSE_COMMIT", "unknown"),
-        "command": " ".join(sys.argv),
-        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    }
-    with open(args.out.removesuffix(".csv") + ".json", "w") as fh:
-        json.dump(sidecar, fh, indent=2)
+    write_sidecar()
     print(f"wrote {args.out}", file=sys.stderr)
 
 

@@ -1,6 +1,12 @@
-//! Matrix multiplication on the CPU, four ways: C (m×n) = A (m×k) · B (k×n), row-major.
+//! Matrix multiplication on the CPU: C (m×n) = A (m×k) · B (k×n), row-major. Naive, ikj,
+//! cache-blocked and its rayon version here; packed blocks around a register micro-kernel (the
+//! BLIS structure) and its rayon version in [`packed`].
+
+pub mod packed;
 
 use rayon::prelude::*;
+
+pub use packed::{packed, packed_parallel};
 
 // ANCHOR: naive
 /// The textbook triple loop (i, j, p). The inner loop walks down a column of B: each step

@@ -2,8 +2,6 @@ use std::fmt;
 
 use gpu_context::GpuError;
 
-use crate::graph::GraphError;
-
 /// Everything that can go wrong in this crate, each with what to do about it.
 #[derive(Debug)]
 pub enum Error {
@@ -49,3 +47,57 @@ impl From<GraphError> for Error {
         Error::Graph(e)
     }
 }
+
+/// The rules an operator list must keep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Every buffer index must name a declared buffer.
+    UnknownBuffer,
+    /// Shapes must fit: input columns = weight rows, bias 1×n, output shapes as computed.
+    ShapeMismatch,
+    /// Softmax ends the network: only DeviceToHost transfers may follow it.
+    SoftmaxNotLast,
+    /// Kernels touch device buffers only; host data crosses with HostToDevice/DeviceToHost,
+    /// and a graph must send at least one result back to the host.
+    MissingTransfer,
+    /// A buffer must be written (or be an input or parameter) before it is read.
+    ReadBeforeWrite,
+    /// Each buffer has exactly one writer.
+    TwoWriters,
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Rule::UnknownBuffer => "unknown buffer",
+            Rule::ShapeMismatch => "shape mismatch",
+            Rule::SoftmaxNotLast => "softmax must be last",
+            Rule::MissingTransfer => "missing transfer",
+            Rule::ReadBeforeWrite => "read of a buffer nobody wrote",
+            Rule::TwoWriters => "two writers of one buffer",
+        })
+    }
+}
+
+// ANCHOR: graph_error
+/// An invalid graph: which node, which rule, and what exactly is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GraphError {
+    pub node: usize,
+    pub operator: &'static str,
+    pub rule: Rule,
+    pub detail: String,
+}
+
+impl fmt::Display for GraphError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "node {} ({}) breaks the rule \"{}\": {}",
+            self.node, self.operator, self.rule, self.detail
+        )
+    }
+}
+// ANCHOR_END: graph_error
+
+impl std::error::Error for GraphError {}

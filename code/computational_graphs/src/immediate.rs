@@ -105,14 +105,7 @@ pub fn linear_relu_softmax(
 
 /// The kernel that runs a compute node (None for transfers).
 pub fn kernel_of(kind: &NodeKind) -> Option<Kernel> {
-    match kind {
-        NodeKind::Linear => Some(Kernel::Linear),
-        NodeKind::Relu => Some(Kernel::Relu),
-        NodeKind::Softmax => Some(Kernel::Softmax),
-        NodeKind::LinearRelu => Some(Kernel::LinearRelu),
-        NodeKind::LinearReluSoftmax => Some(Kernel::LinearReluSoftmax),
-        NodeKind::HostToDevice | NodeKind::DeviceToHost | NodeKind::Custom(_) => None,
-    }
+    kind.kernel()
 }
 
 // ANCHOR: run_graph

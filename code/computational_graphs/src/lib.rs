@@ -23,8 +23,9 @@
 pub mod compiler;
 pub mod cpu_matmul;
 mod error;
-pub mod gpu_program;
 pub mod graph;
+/// The program both GPU paths run (it lives with the graph it is built from).
+pub use graph::gpu_program;
 pub mod immediate;
 pub mod matmul_ladder;
 pub mod ops;

@@ -5,7 +5,7 @@ mod common;
 use common::assert_close;
 use computational_graphs::compiler::lower::{OpCode, lower, merge_elementwise};
 use computational_graphs::compiler::specialise::preprocess;
-use computational_graphs::compiler::{Options, compile, fuse};
+use computational_graphs::compiler::{Options, compile, compile_choosing_kernels, fuse};
 use computational_graphs::graph::{GraphBuilder, runner_gpu, validate};
 use computational_graphs::ops::gpu::Pipelines;
 use computational_graphs::tensor::Tensor2D;
@@ -64,6 +64,22 @@ fn generated_kernels_agree_with_hand_written_ones() {
             assert_close(got, want, &format!("{rows}×{cols}, tiled: {tile_matmul}"));
             assert_eq!(compiled.program.dispatch_count(), 2);
         }
+    }
+}
+
+#[test]
+fn chosen_kernels_agree_with_the_cpu_on_odd_and_exact_shapes() {
+    let ctx = GpuContext::for_tests();
+    // 1×7: one row; 33×18: nothing divides; 64×64: 32×32 blocks tile it exactly (no checks).
+    for (rows, cols) in [(1, 7), (33, 18), (64, 64)] {
+        let (list, x) = chain(rows, cols);
+        let graph = validate(&list).unwrap();
+        let inputs = [x];
+        let want = &computational_graphs::immediate::cpu_reference(&graph, &inputs).unwrap()[0];
+        let compiled = compile_choosing_kernels(&ctx, &graph, Options::default()).unwrap();
+        let got = &compiled.program.run(&ctx, &inputs).unwrap()[0];
+        assert_close(got, want, &format!("{rows}×{cols}, kernels chosen"));
+        assert_eq!(compiled.program.dispatch_count(), 2);
     }
 }
 

@@ -6,14 +6,26 @@ use computational_graphs::rng::SplitMix64;
 #[test]
 fn every_cpu_variant_matches_the_reference() {
     type Matmul = fn(&[f32], &[f32], &mut [f32], usize, usize, usize);
-    let variants: [(&str, Matmul); 4] = [
+    let variants: [(&str, Matmul); 6] = [
         ("naive", cpu_matmul::naive),
         ("ikj", cpu_matmul::ikj),
         ("blocked", cpu_matmul::blocked),
         ("parallel", cpu_matmul::parallel),
+        ("packed", cpu_matmul::packed),
+        ("packed_parallel", cpu_matmul::packed_parallel),
     ];
     let mut rng = SplitMix64::new(9);
-    for (m, k, n) in [(1, 1, 1), (3, 5, 7), (65, 130, 67), (128, 64, 200)] {
+    // 1×N, N×1, odd, and (70, 260, 1030): past one packed block in every direction.
+    let shapes = [
+        (1, 1, 1),
+        (1, 37, 61),
+        (61, 37, 1),
+        (3, 5, 7),
+        (65, 130, 67),
+        (128, 64, 200),
+        (70, 260, 1030),
+    ];
+    for (m, k, n) in shapes {
         let a: Vec<f32> = (0..m * k).map(|_| rng.symmetric(1.0)).collect();
         let b: Vec<f32> = (0..k * n).map(|_| rng.symmetric(1.0)).collect();
         let mut want = vec![0.0; m * n];

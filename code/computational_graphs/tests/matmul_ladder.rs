@@ -53,6 +53,42 @@ fn vec4_is_correct_on_multiples_of_four() {
     check(Rung::Vec4, &[(1, 4, 4), (37, 20, 44), (130, 12, 136)]);
 }
 
+/// Odd and prime sizes, a single row, a single column, and one shape the 128×128 blocks tile
+/// exactly (the only one where the unchecked kernel drops its edge tests).
+/// (Each shape is a pipeline of its own, and lavapipe takes seconds to compile one.)
+const TUNED: [(usize, usize, usize); 4] = [(1, 37, 61), (61, 37, 1), (131, 7, 129), (128, 32, 128)];
+
+#[test]
+fn bk16_is_correct_on_odd_shapes() {
+    check(Rung::Bk16, &TUNED);
+}
+
+#[test]
+fn prefetch_is_correct_on_odd_shapes() {
+    check(Rung::Prefetch, &TUNED);
+}
+
+#[test]
+fn unchecked_is_correct_and_only_unchecked_on_exact_shapes() {
+    check(Rung::Unchecked, &TUNED);
+    for &(m, k, n) in &TUNED {
+        let t = Rung::Unchecked.tuning(m, k, n).unwrap();
+        let exact = m % 128 == 0 && n % 128 == 0 && k % 16 == 0;
+        assert_eq!(t.is_in_bounds_by_construction(), exact, "{m}×{k}×{n}");
+    }
+}
+
+#[test]
+fn zero_sized_products_are_rejected_by_every_rung() {
+    let ctx = GpuContext::for_tests();
+    for rung in Rung::ALL {
+        for (m, k, n) in [(0, 4, 4), (4, 0, 4), (4, 4, 0)] {
+            let err = rung.check(&ctx, m, k, n).unwrap_err();
+            assert!(err.to_string().contains("zero-sized"), "{err}");
+        }
+    }
+}
+
 // ANCHOR: limits_test
 #[test]
 fn unsupported_shapes_and_oversized_tensors_fail_before_dispatch() {

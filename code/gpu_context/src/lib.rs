@@ -26,7 +26,7 @@ pub use buffers::ReadbackBuffer;
 pub use context::{GpuContext, Requirements};
 pub use error::GpuError;
 pub use gpu_scopes::{GpuProfiler, GpuScopes, ScopeError, ScopeTiming, scope_features};
-pub use pipeline_cache::PipelineCache;
+pub use pipeline_cache::{PipelineCache, Specialisation};
 pub use report::AdapterReport;
 pub use surface::{ColorSpace, RenderGpu, WgpuHasDisplayHandle, surface_config};
 pub use timing::{TimedRun, TimingSource};

@@ -97,3 +97,104 @@ impl GpuContext {
         ))
     }
 }
+
+/// How a pipeline is specialised when it is created: values for the shader's `override`
+/// constants, and whether wgpu's own runtime checks stay in the generated code.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Specialisation<'a> {
+    /// `(name, value)` for each `override` declaration the shader leaves open.
+    pub constants: &'a [(&'a str, f64)],
+    /// Leave out wgpu's injected bounds checks, loop bounding and division guards.
+    pub unchecked: bool,
+}
+
+impl Specialisation<'_> {
+    fn key(&self) -> String {
+        let mut key = format!("unchecked={};", self.unchecked);
+        for (name, value) in self.constants {
+            key.push_str(&format!("{name}={value};"));
+        }
+        key
+    }
+}
+
+impl GpuContext {
+    /// Like [`GpuContext::compile_pipeline`], with override constants and, optionally, without
+    /// wgpu's runtime checks.
+    ///
+    /// # Safety
+    ///
+    /// With `unchecked`, the shader runs exactly as written: every buffer and array index it
+    /// computes must be in bounds for the buffers bound to it, every loop must terminate, and no
+    /// integer division may divide by zero. The caller proves this for the shader and the
+    /// constants it passes (see `computational_graphs::matmul_ladder::tuned` for such a proof).
+    /// Without `unchecked`, this function is as safe as `compile_pipeline`.
+    pub unsafe fn compile_specialised(
+        &self,
+        label: &str,
+        wgsl: &str,
+        entry_point: &str,
+        spec: Specialisation<'_>,
+    ) -> Result<wgpu::ComputePipeline, GpuError> {
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let desc = wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+        };
+        let module = if spec.unchecked {
+            // SAFETY: the caller upholds this function's contract (see the doc comment).
+            unsafe {
+                self.device
+                    .create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked())
+            }
+        } else {
+            self.device.create_shader_module(desc)
+        };
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(label),
+                layout: None,
+                module: &module,
+                entry_point: Some(entry_point),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: spec.constants,
+                    ..Default::default()
+                },
+                cache: None,
+            });
+        match pollster::block_on(scope.pop()) {
+            None => Ok(pipeline),
+            Some(err) => Err(GpuError::Shader {
+                label: label.to_owned(),
+                message: err.to_string(),
+            }),
+        }
+    }
+
+    /// [`GpuContext::compile_specialised`] through the cache, keyed by source, entry point,
+    /// constants and checks.
+    ///
+    /// # Safety
+    ///
+    /// As for [`GpuContext::compile_specialised`].
+    pub unsafe fn cached_specialised(
+        &self,
+        label: &str,
+        wgsl: &str,
+        entry_point: &str,
+        spec: Specialisation<'_>,
+    ) -> Result<Arc<wgpu::ComputePipeline>, GpuError> {
+        let key = (wgsl.to_owned(), format!("{entry_point}#{}", spec.key()));
+        if let Some(found) = self.pipelines.lock().get(&key) {
+            return Ok(Arc::clone(found));
+        }
+        // SAFETY: passed on from the caller.
+        let pipeline =
+            Arc::new(unsafe { self.compile_specialised(label, wgsl, entry_point, spec)? });
+        self.pipelines.compilations.fetch_add(1, Ordering::Relaxed);
+        Ok(Arc::clone(
+            self.pipelines.lock().entry(key).or_insert(pipeline),
+        ))
+    }
+}

@@ -8,11 +8,11 @@
 //! 4. [`run`]: compile the sources (cached by source text) and run them as a [`crate::gpu_program::GpuProgram`].
 
 pub mod codegen;
-pub mod fuse;
 pub mod lower;
 pub mod run;
 pub mod specialise;
 
+/// Fusion lives with [`crate::graph::VerifiedGraph`]; re-exported here, where the book meets it.
+pub use crate::graph::fuse;
 pub use codegen::Options;
-pub use fuse::fuse;
-pub use run::{CompiledGraph, compile};
+pub use run::{CompiledGraph, compile, compile_choosing_kernels};

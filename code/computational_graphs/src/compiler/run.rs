@@ -3,11 +3,13 @@
 use gpu_context::GpuContext;
 
 use super::codegen::{GeneratedKernel, Options, generate};
-use super::lower::{lower, merge_elementwise};
+use super::lower::{KernelIr, OpCode, lower, merge_elementwise};
 use crate::Error;
-use crate::gpu_program::GpuProgram;
+use crate::graph::gpu_program::GpuProgram;
 use crate::graph::{NodeKind, VerifiedGraph, custom_dispatch};
-use crate::ops::gpu::Dispatch;
+use crate::matmul_ladder::tuned::Epilogue;
+use crate::matmul_ladder::{tuned_grid, tuned_pipeline};
+use crate::ops::gpu::{Dispatch, linear_tuning};
 
 /// A graph compiled to generated kernels, ready to run.
 pub struct CompiledGraph {
@@ -21,6 +23,58 @@ pub fn compile(
     ctx: &GpuContext,
     graph: &VerifiedGraph,
     options: Options,
+) -> Result<CompiledGraph, Error> {
+    compile_with(ctx, graph, options, false)
+}
+// ANCHOR_END: compile
+
+// ANCHOR: compile_choosing
+/// Like [`compile`], but every kernel that is a Linear with its bias (and ReLU) runs on the
+/// tuned matmul chosen for its shape by [`linear_tuning`], the bias and ReLU as its epilogue.
+/// Element-wise op codes are merged first, so a ReLU after a Linear still costs no dispatch;
+/// kernels with a row reduction (softmax) keep their generated code.
+pub fn compile_choosing_kernels(
+    ctx: &GpuContext,
+    graph: &VerifiedGraph,
+    options: Options,
+) -> Result<CompiledGraph, Error> {
+    compile_with(ctx, graph, options, true)
+}
+
+/// The Linear inside a merged kernel, if the kernel is exactly MatMul, AddBias, ReLU?, Store.
+fn as_linear(ir: &KernelIr) -> Option<(Vec<usize>, usize, Epilogue)> {
+    match ir.ops.as_slice() {
+        [
+            OpCode::MatMul { input, weights, k },
+            OpCode::AddBias { bias },
+            rest @ ..,
+        ] => {
+            // ReLU is idempotent: any number of merged ReLUs is one max(·, 0).
+            let (relu, store) = match rest.split_last() {
+                Some((OpCode::Store { buffer }, relus))
+                    if relus.iter().all(|op| *op == OpCode::Relu) =>
+                {
+                    (!relus.is_empty(), *buffer)
+                }
+                _ => return None,
+            };
+            let epilogue = if relu {
+                Epilogue::BiasRelu
+            } else {
+                Epilogue::Bias
+            };
+            Some((vec![*input, *weights, *bias, store], *k, epilogue))
+        }
+        _ => None,
+    }
+}
+// ANCHOR_END: compile_choosing
+
+fn compile_with(
+    ctx: &GpuContext,
+    graph: &VerifiedGraph,
+    options: Options,
+    choose_kernels: bool,
 ) -> Result<CompiledGraph, Error> {
     let kernels = merge_elementwise(graph, lower(graph));
     let generated: Vec<GeneratedKernel> = kernels
@@ -50,11 +104,24 @@ pub fn compile(
             ));
         }
     }
-    for k in &generated {
-        // Identical sources (same shapes, same op codes) share one compiled pipeline.
-        let pipeline = ctx.cached_pipeline("generated", &k.source, "main")?;
-        let bound: Vec<_> = k
-            .buffers
+    for (ir, k) in kernels.iter().zip(&generated) {
+        let linear = as_linear(ir).filter(|_| choose_kernels);
+        let (pipeline, bound_ids, workgroups) = match linear {
+            Some((ids, depth, epilogue)) => {
+                let t = linear_tuning(ir.rows, depth, ir.cols, epilogue);
+                let grid = tuned_grid(ctx, &t, ir.rows, depth, ir.cols)?;
+                // The program's buffers hold exactly the verified shapes (see tuned_pipeline).
+                let pipeline = tuned_pipeline(ctx, "tuned linear", &t, ir.rows, depth, ir.cols)?;
+                (pipeline, ids, grid)
+            }
+            // Identical sources (same shapes, same op codes) share one compiled pipeline.
+            None => (
+                ctx.cached_pipeline("generated", &k.source, "main")?,
+                k.buffers.clone(),
+                k.workgroups,
+            ),
+        };
+        let bound: Vec<_> = bound_ids
             .iter()
             .map(|&b| buffers[b].as_ref().expect("allocated"))
             .collect();
@@ -65,7 +132,7 @@ pub fn compile(
                 label: "generated".into(),
                 pipeline,
                 bind_group,
-                workgroups: k.workgroups,
+                workgroups,
             },
         ));
     }
@@ -75,4 +142,3 @@ pub fn compile(
         kernels: generated,
     })
 }
-// ANCHOR_END: compile

@@ -3,10 +3,9 @@
 
 use gpu_context::GpuContext;
 
+use super::gpu_program::GpuProgram;
 use super::{NodeKind, VerifiedGraph};
 use crate::Error;
-use crate::gpu_program::GpuProgram;
-use crate::immediate::kernel_of;
 use crate::ops::gpu::{Dispatch, Pipelines, dims_buffer, pipeline};
 
 // ANCHOR: build
@@ -27,7 +26,7 @@ pub fn build(
             dispatches.push((index, dispatch));
             continue;
         }
-        let Some(kernel) = kernel_of(&node.kind) else {
+        let Some(kernel) = node.kind.kernel() else {
             continue;
         };
         let input = graph.buffer(node.buffers[0]);

@@ -1,63 +1,9 @@
 //! Validation: an operator list becomes a [`VerifiedGraph`] or an error naming the node and the
 //! rule it broke. Everything a runner would otherwise discover halfway through is checked here.
 
-use std::fmt;
+use crate::error::{GraphError, Rule};
 
 use super::{BufferId, Contents, Node, NodeKind, OpList, Operator, Place, VerifiedGraph};
-
-/// The rules an operator list must keep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rule {
-    /// Every buffer index must name a declared buffer.
-    UnknownBuffer,
-    /// Shapes must fit: input columns = weight rows, bias 1×n, output shapes as computed.
-    ShapeMismatch,
-    /// Softmax ends the network: only DeviceToHost transfers may follow it.
-    SoftmaxNotLast,
-    /// Kernels touch device buffers only; host data crosses with HostToDevice/DeviceToHost,
-    /// and a graph must send at least one result back to the host.
-    MissingTransfer,
-    /// A buffer must be written (or be an input or parameter) before it is read.
-    ReadBeforeWrite,
-    /// Each buffer has exactly one writer.
-    TwoWriters,
-}
-
-impl fmt::Display for Rule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Rule::UnknownBuffer => "unknown buffer",
-            Rule::ShapeMismatch => "shape mismatch",
-            Rule::SoftmaxNotLast => "softmax must be last",
-            Rule::MissingTransfer => "missing transfer",
-            Rule::ReadBeforeWrite => "read of a buffer nobody wrote",
-            Rule::TwoWriters => "two writers of one buffer",
-        })
-    }
-}
-
-// ANCHOR: graph_error
-/// An invalid graph: which node, which rule, and what exactly is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GraphError {
-    pub node: usize,
-    pub operator: &'static str,
-    pub rule: Rule,
-    pub detail: String,
-}
-
-impl fmt::Display for GraphError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "node {} ({}) breaks the rule \"{}\": {}",
-            self.node, self.operator, self.rule, self.detail
-        )
-    }
-}
-// ANCHOR_END: graph_error
-
-impl std::error::Error for GraphError {}
 
 /// Who wrote a buffer so far.
 #[derive(Clone, Copy, PartialEq)]
@@ -108,6 +54,21 @@ pub fn validate(list: &OpList) -> Result<VerifiedGraph, GraphError> {
         }
         check_places(list, op, &ids).map_err(|d| fail(Rule::MissingTransfer, d))?;
         check_shapes(list, op).map_err(|d| fail(Rule::ShapeMismatch, d))?;
+        // After the shape rule, so that an operator's own shape error is the one reported.
+        if let Some(&z) = ids
+            .iter()
+            .find(|&&id| list.buffers[id].rows == 0 || list.buffers[id].cols == 0)
+        {
+            let b = &list.buffers[z];
+            return Err(fail(
+                Rule::ShapeMismatch,
+                format!(
+                    "buffer \"{}\" is {}×{}: every tensor needs at least one row and one column \
+                     (zero-sized tensors are not supported by any runner)",
+                    b.name, b.rows, b.cols
+                ),
+            ));
+        }
         let (output, reads) = ids.split_last().expect("every operator writes one buffer");
         for &r in reads {
             if writer[r] == Writer::Nobody {

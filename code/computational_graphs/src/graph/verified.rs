@@ -2,6 +2,7 @@
 
 use super::{BufferDecl, BufferId, Contents, Custom, Place};
 use crate::Error;
+use crate::ops::gpu::Kernel;
 use crate::tensor::Tensor2D;
 
 // ANCHOR: node
@@ -18,6 +19,20 @@ pub enum NodeKind {
     LinearReluSoftmax,
     /// An operator from outside the crate; it knows its own shapes and kernels.
     Custom(Custom),
+}
+
+impl NodeKind {
+    /// The hand-written kernel that runs this node (None for transfers and custom operators).
+    pub fn kernel(&self) -> Option<Kernel> {
+        match self {
+            NodeKind::Linear => Some(Kernel::Linear),
+            NodeKind::Relu => Some(Kernel::Relu),
+            NodeKind::Softmax => Some(Kernel::Softmax),
+            NodeKind::LinearRelu => Some(Kernel::LinearRelu),
+            NodeKind::LinearReluSoftmax => Some(Kernel::LinearReluSoftmax),
+            NodeKind::HostToDevice | NodeKind::DeviceToHost | NodeKind::Custom(_) => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -89,7 +104,23 @@ impl VerifiedGraph {
 
     /// Checks the caller's inputs against the graph's input buffers and places them in a
     /// table of values, one slot per buffer.
-    pub fn bind_inputs(&self, inputs: &[Tensor2D]) -> Result<Vec<Option<Tensor2D>>, Error> {
+    /// A graph with only this graph's input declarations (no parameters, no nodes): enough for
+    /// [`VerifiedGraph::check_inputs`], and small to keep.
+    pub(crate) fn inputs_only(&self) -> VerifiedGraph {
+        VerifiedGraph {
+            buffers: self
+                .buffers
+                .iter()
+                .filter(|b| b.contents == Contents::Input)
+                .cloned()
+                .collect(),
+            nodes: Vec::new(),
+        }
+    }
+
+    /// The one input check every runner makes: as many tensors as the graph has inputs, each
+    /// exactly its declared shape (a 4×2 tensor is never read as a 2×4 or 8×1 one).
+    pub fn check_inputs(&self, inputs: &[Tensor2D]) -> Result<(), Error> {
         let ids = self.inputs();
         if ids.len() != inputs.len() {
             return Err(Error::Shape {
@@ -101,7 +132,6 @@ impl VerifiedGraph {
                 ),
             });
         }
-        let mut values = vec![None; self.buffers.len()];
         for (&id, t) in ids.iter().zip(inputs) {
             let b = &self.buffers[id];
             if t.shape() != (b.rows, b.cols) {
@@ -117,6 +147,15 @@ impl VerifiedGraph {
                     ),
                 });
             }
+        }
+        Ok(())
+    }
+
+    pub fn bind_inputs(&self, inputs: &[Tensor2D]) -> Result<Vec<Option<Tensor2D>>, Error> {
+        self.check_inputs(inputs)?;
+        let ids = self.inputs();
+        let mut values = vec![None; self.buffers.len()];
+        for (&id, t) in ids.iter().zip(inputs) {
             values[id] = Some(t.clone());
         }
         Ok(values)

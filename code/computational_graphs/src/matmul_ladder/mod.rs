@@ -1,8 +1,12 @@
-//! The matrix-multiply ladder: five WGSL kernels for C = A · B, each a step up from the last.
+//! The matrix-multiply ladder: WGSL kernels for C = A · B, each a step up from the last.
 //!
-//! naive → coalesced → shared-memory tiled → register-blocked → vectorised (vec4) loads.
-//! All take the same bindings (dims, a, b, c) and are tested against the CPU on odd shapes.
+//! naive → coalesced → shared-memory tiled → register-blocked → vectorised (vec4) loads →
+//! k-step 16 with vec4 tile reads and shapes as override constants → register prefetch →
+//! without runtime checks where the shape is tiled exactly.
+//! The first five take the bindings (dims, a, b, c); the tuned ones (a, b, c) and their shapes
+//! as `override` constants. All are tested against the CPU on odd shapes.
 
+pub mod tuned;
 pub mod unrolled;
 
 use std::sync::Arc;
@@ -20,15 +24,25 @@ pub enum Rung {
     Tiled,
     RegisterBlocked,
     Vec4,
+    /// k-step 16, vec4 reads of both tiles, shapes as override constants.
+    Bk16,
+    /// [`Rung::Bk16`] plus register prefetch of the next tiles.
+    Prefetch,
+    /// [`Rung::Prefetch`] with no edge tests and no wgpu runtime checks when the shape is an
+    /// exact multiple of the block (the checked kernel otherwise).
+    Unchecked,
 }
 
 impl Rung {
-    pub const ALL: [Rung; 5] = [
+    pub const ALL: [Rung; 8] = [
         Rung::Naive,
         Rung::Coalesced,
         Rung::Tiled,
         Rung::RegisterBlocked,
         Rung::Vec4,
+        Rung::Bk16,
+        Rung::Prefetch,
+        Rung::Unchecked,
     ];
 
     pub fn name(self) -> &'static str {
@@ -38,6 +52,27 @@ impl Rung {
             Rung::Tiled => "tiled 16x16",
             Rung::RegisterBlocked => "register-blocked 4x4",
             Rung::Vec4 => "vec4 8x8",
+            Rung::Bk16 => "bk16 vec4-tiles 8x8",
+            Rung::Prefetch => "prefetch 8x8",
+            Rung::Unchecked => "prefetch unchecked 8x8",
+        }
+    }
+
+    /// The generated kernel of a tuned rung for this shape (None for the first five rungs).
+    pub fn tuning(self, m: usize, k: usize, n: usize) -> Option<tuned::Tuning> {
+        let base = tuned::Tuning::LARGE.for_shape(m, k, n);
+        match self {
+            Rung::Bk16 => Some(tuned::Tuning {
+                prefetch: false,
+                exact: false,
+                ..base
+            }),
+            Rung::Prefetch => Some(tuned::Tuning {
+                exact: false,
+                ..base
+            }),
+            Rung::Unchecked => Some(base),
+            _ => None,
         }
     }
 
@@ -46,6 +81,9 @@ impl Rung {
             Rung::Naive => include_str!("wgsl/naive.wgsl"),
             Rung::Coalesced => include_str!("wgsl/coalesced.wgsl"),
             Rung::Tiled => include_str!("wgsl/tiled.wgsl"),
+            Rung::Bk16 | Rung::Prefetch | Rung::Unchecked => {
+                return tuned::source(&tuned::Tuning::LARGE);
+            }
             Rung::RegisterBlocked | Rung::Vec4 => {
                 return format!(
                     "{}{}",
@@ -80,6 +118,7 @@ impl Rung {
         match self {
             Rung::Naive | Rung::Coalesced | Rung::Tiled => (16, 16),
             Rung::RegisterBlocked | Rung::Vec4 => self.blocking().block(),
+            Rung::Bk16 | Rung::Prefetch | Rung::Unchecked => tuned::Tuning::LARGE.block(),
         }
     }
 
@@ -95,6 +134,11 @@ impl Rung {
             return Err(fail(format!(
                 "it loads 4 floats at a time along k and n, so both must be multiples of 4 \
                  (got k = {k}, n = {n}); pad the matrices or use the register-blocked kernel"
+            )));
+        }
+        if m == 0 || k == 0 || n == 0 {
+            return Err(fail(format!(
+                "{m}×{k} · {k}×{n} has a zero-sized dimension; every dimension must be at least 1"
             )));
         }
         for (what, elems) in [("A", m * k), ("B", k * n), ("C", m * n)] {
@@ -141,12 +185,65 @@ impl PreparedMatmul {
             });
         }
         let workgroups = rung.check(ctx, m, k, n)?;
-        let dims = ctx.upload("dims", &[m as u32, k as u32, n as u32, 0])?;
         let a = GpuTensor::upload(ctx, "a", a)?;
         let b = GpuTensor::upload(ctx, "b", b)?;
         let c = GpuTensor::zeros(ctx, "c", m, n)?;
-        let pipeline = ctx.cached_pipeline(rung.name(), &rung.source(), "main")?;
-        let bind_group = ctx.bind_buffers(&pipeline, &[&dims, &a.buffer, &b.buffer, &c.buffer]);
+        let (pipeline, bind_group) = match rung.tuning(m, k, n) {
+            Some(t) => {
+                let pipeline = tuned_pipeline(ctx, rung.name(), &t, m, k, n)?;
+                let bind_group = ctx.bind_buffers(&pipeline, &[&a.buffer, &b.buffer, &c.buffer]);
+                (pipeline, bind_group)
+            }
+            None => {
+                let dims = ctx.upload("dims", &[m as u32, k as u32, n as u32, 0])?;
+                let pipeline = ctx.cached_pipeline(rung.name(), &rung.source(), "main")?;
+                let bind_group =
+                    ctx.bind_buffers(&pipeline, &[&dims, &a.buffer, &b.buffer, &c.buffer]);
+                (pipeline, bind_group)
+            }
+        };
+        Ok(Self {
+            m,
+            n,
+            pipeline,
+            bind_group,
+            workgroups,
+            c,
+        })
+    }
+
+    /// A product through one tuned kernel, with the epilogue's bias when it has one
+    /// (`t` is used as given: pick it with [`tuned::Tuning::for_shape`]).
+    pub fn tuned(
+        ctx: &GpuContext,
+        t: &tuned::Tuning,
+        a: &Tensor2D,
+        b: &Tensor2D,
+        bias: Option<&Tensor2D>,
+    ) -> Result<Self, Error> {
+        let ((m, k), (k2, n)) = (a.shape(), b.shape());
+        if k != k2 || bias.is_some_and(|v| v.shape() != (1, n)) || bias.is_some() != t.has_bias() {
+            return Err(Error::Shape {
+                op: "tuned matmul",
+                detail: format!(
+                    "A is {m}×{k}, B is {k2}×{n}, bias {:?}: A's columns must equal B's rows, and \
+                     the bias (given exactly when the kernel adds one) must be 1×{n}",
+                    bias.map(Tensor2D::shape)
+                ),
+            });
+        }
+        let workgroups = tuned_grid(ctx, t, m, k, n)?;
+        let a = GpuTensor::upload(ctx, "a", a)?;
+        let b = GpuTensor::upload(ctx, "b", b)?;
+        let bias = bias
+            .map(|v| GpuTensor::upload(ctx, "bias", v))
+            .transpose()?;
+        let c = GpuTensor::zeros(ctx, "c", m, n)?;
+        let pipeline = tuned_pipeline(ctx, "tuned", t, m, k, n)?;
+        let mut buffers = vec![&a.buffer, &b.buffer];
+        buffers.extend(bias.as_ref().map(|v| &v.buffer));
+        buffers.push(&c.buffer);
+        let bind_group = ctx.bind_buffers(&pipeline, &buffers);
         Ok(Self {
             m,
             n,
@@ -172,6 +269,70 @@ impl PreparedMatmul {
         self.c.download(ctx)
     }
 }
+
+/// The grid of a tuned kernel, or why it cannot take the shape.
+pub fn tuned_grid(
+    ctx: &GpuContext,
+    t: &tuned::Tuning,
+    m: usize,
+    k: usize,
+    n: usize,
+) -> Result<[u32; 3], Error> {
+    let fail = |detail: String| Error::Unsupported {
+        kernel: "tuned matmul",
+        detail,
+    };
+    if m == 0 || k == 0 || n == 0 {
+        return Err(fail(format!(
+            "{m}×{k} · {k}×{n} has a zero-sized dimension; every dimension must be at least 1"
+        )));
+    }
+    if t.aligned && !n.is_multiple_of(4) {
+        return Err(fail(format!("the vec4 variant needs n % 4 == 0 (n = {n})")));
+    }
+    for (what, elems) in [("A", m * k), ("B", k * n), ("C", m * n)] {
+        ctx.check_buffer_size(what, (elems * 4) as u64)?;
+    }
+    let (bm, bn) = t.block();
+    let x = n.div_ceil(bn as usize);
+    let y = m.div_ceil(bm as usize);
+    let max = ctx.device.limits().max_compute_workgroups_per_dimension as usize;
+    if x > max
+        || y > max
+        || m * k >= u32::MAX as usize
+        || k * n >= u32::MAX as usize
+        || m * n >= u32::MAX as usize
+    {
+        return Err(fail(format!(
+            "{m}×{k}×{n} is too large for 32-bit indices or the grid"
+        )));
+    }
+    Ok([x as u32, y as u32, 1])
+}
+
+// ANCHOR: tuned_pipeline
+/// The pipeline of a tuned kernel for one shape: M, N and K go in as override constants, and
+/// the module drops wgpu's runtime checks only when the kernel proves its own indexing.
+pub fn tuned_pipeline(
+    ctx: &GpuContext,
+    label: &str,
+    t: &tuned::Tuning,
+    m: usize,
+    k: usize,
+    n: usize,
+) -> Result<Arc<wgpu::ComputePipeline>, Error> {
+    let constants = [("M", m as f64), ("N", n as f64), ("K", k as f64)];
+    let unchecked = t.is_in_bounds_by_construction() && t.fits_exactly(m, k, n);
+    let spec = gpu_context::Specialisation {
+        constants: &constants,
+        unchecked,
+    };
+    // SAFETY: `unchecked` is set only for an exact kernel on a shape it tiles exactly, whose
+    // indices stay inside buffers of exactly m·k, k·n, n and m·n floats (the proof is at
+    // `Tuning::is_in_bounds_by_construction`); every caller binds buffers of those sizes.
+    Ok(unsafe { ctx.cached_specialised(label, &tuned::source(t), "main", spec)? })
+}
+// ANCHOR_END: tuned_pipeline
 
 /// C = A · B with one rung of the ladder.
 pub fn matmul(ctx: &GpuContext, rung: Rung, a: &Tensor2D, b: &Tensor2D) -> Result<Tensor2D, Error> {

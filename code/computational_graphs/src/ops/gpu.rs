@@ -5,6 +5,7 @@ use gpu_context::{GpuContext, workgroups_for};
 use std::sync::Arc;
 
 use crate::Error;
+use crate::matmul_ladder::tuned::{Epilogue, Tuning};
 
 /// Invocations per workgroup of the row-wise kernels (one workgroup per row).
 pub const ROW_WORKGROUP: u32 = 64;
@@ -147,3 +148,25 @@ pub fn pipeline(
     })
 }
 // ANCHOR_END: pipeline
+
+// ANCHOR: linear_tuning
+/// The matmul kernel for an m×k · k×n Linear whose bias (and ReLU) run as its epilogue.
+///
+/// A GPU fills up only when it has several workgroups per multiprocessor (an H100 has 132).
+/// 128×128 blocks give 64 workgroups at 1024², which is already thin; at 256² they would give
+/// 4, so smaller products take smaller blocks: 64×64 from 512², 32×32 (64 invocations, 64
+/// workgroups at 256²) below.
+pub fn linear_tuning(m: usize, k: usize, n: usize, epilogue: Epilogue) -> Tuning {
+    let base = if m * n >= 1024 * 1024 {
+        Tuning::LARGE
+    } else if m * n >= 512 * 512 {
+        Tuning::MEDIUM
+    } else {
+        Tuning::SMALL
+    };
+    Tuning {
+        epilogue,
+        ..base.for_shape(m, k, n)
+    }
+}
+// ANCHOR_END: linear_tuning

@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 
 /// The parts `--only` can name.
-pub const PARTS: &[&str] = &["sizes", "depths", "ladder", "cpu"];
+pub const PARTS: &[&str] = &[
+    "sizes", "depths", "ladder", "floor", "cpu", "roofline", "loops",
+];
 
 #[derive(clap::Parser)]
 #[command(about = "Benchmarks of module 1's graph chapters")]
@@ -57,6 +59,11 @@ impl Args {
 
     pub fn wants(&self, part: &str) -> bool {
         self.figures.wants(part)
+    }
+
+    /// True when `--only` names `part` explicitly (for modifiers such as `loops`).
+    pub fn wants_only(&self, part: &str) -> bool {
+        self.figures.only.iter().any(|p| p == part)
     }
 
     pub fn sizes(&self) -> Vec<usize> {

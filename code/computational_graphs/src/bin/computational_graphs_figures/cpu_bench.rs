@@ -14,11 +14,13 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let mut c = vec![0.0f32; n * n];
     let flops = 2.0 * (n as f64).powi(3);
     type Matmul = fn(&[f32], &[f32], &mut [f32], usize, usize, usize);
-    let variants: [(&str, Matmul); 5] = [
+    let variants: [(&str, Matmul); 7] = [
         ("naive ijk", cpu_matmul::naive),
         ("ikj order", cpu_matmul::ikj),
         ("cache-blocked", cpu_matmul::blocked),
         ("blocked + rayon", cpu_matmul::parallel),
+        ("packed micro-kernel", cpu_matmul::packed),
+        ("packed + rayon", cpu_matmul::packed_parallel),
         ("matrixmultiply", cpu_matmul::reference),
     ];
     let (warmup, samples) = if args.quick { (1, 5) } else { (2, 10) };

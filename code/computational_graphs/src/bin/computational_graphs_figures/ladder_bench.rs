@@ -70,7 +70,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     if let Some(path) = &args.pytorch_csv {
         for r in read_pytorch(path)?
             .into_iter()
-            .filter(|r| r.sweep == "matmul")
+            .filter(|r| r.sweep == "matmul" && r.size == n)
         {
             let g = flops / (r.median_ms / 1e3) / 1e9;
             bars.push((r.variant.clone(), g, None));

@@ -3,11 +3,16 @@
 //! ```text
 //! cargo run --release -p computational_graphs --bin computational_graphs_figures -- --help
 //! ```
+//!
+//! Parts for `--only`: sizes, depths, ladder, floor, cpu, roofline; add `loops` to time only the
+//! one-submission variants in the sweeps.
 
 mod args;
 mod charts;
 mod cpu_bench;
+mod floor_bench;
 mod ladder_bench;
+mod roofline;
 mod sweep;
 mod variants;
 
@@ -44,6 +49,12 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     }
     if args.wants("ladder") {
         ladder_bench::run(&ctx, &args)?;
+    }
+    if args.wants("floor") {
+        floor_bench::run(&ctx, &args)?;
+    }
+    if args.wants("roofline") {
+        roofline::run(&args)?;
     }
     if args.wants("cpu") {
         cpu_bench::run(&args)?;

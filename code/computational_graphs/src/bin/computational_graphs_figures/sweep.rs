@@ -77,6 +77,10 @@ pub fn run(ctx: &mut GpuContext, args: &Args) -> Result<(), Box<dyn std::error::
             if v.is_cpu() && size > args.cpu_max_size() {
                 continue;
             }
+            // `--only …,loops`: just the variants that run a whole loop in one submission.
+            if args.wants_only("loops") && !v.is_loop() {
+                continue;
+            }
             let m = measure_variant(ctx, v, &list, &input, &effort)?;
             let ms = |s: f64| s * 1e3;
             rows.push(Row {
@@ -91,9 +95,11 @@ pub fn run(ctx: &mut GpuContext, args: &Args) -> Result<(), Box<dyn std::error::
                 gpu_ms: m.gpu_per_run.map(|d| d.as_secs_f64() * 1e3),
             });
         }
+        // Written after every point, so a run that is cut short keeps what it measured.
+        write(ctx, args, &rows)?;
     }
     progress.finish();
-    write(ctx, args, &rows)
+    Ok(())
 }
 
 fn write(ctx: &GpuContext, args: &Args, rows: &[Row]) -> Result<(), Box<dyn std::error::Error>> {

@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use bench_harness::{Stats, measure, measure_durations};
-use computational_graphs::compiler::{Options, compile, fuse};
+use computational_graphs::compiler::{Options, compile, compile_choosing_kernels, fuse};
 use computational_graphs::gpu_program::GpuProgram;
 use computational_graphs::graph::{OpList, runner_cpu, runner_gpu, validate};
 use computational_graphs::immediate;
@@ -22,10 +22,12 @@ pub enum Variant {
     GraphLoop,
     GraphLoopFused,
     Compiled,
+    /// The op-code compiler with a tuned matmul chosen per Linear shape.
+    CompiledChosen,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 9] = [
+    pub const ALL: [Variant; 10] = [
         Variant::Cpu,
         Variant::CpuFused,
         Variant::Immediate,
@@ -35,6 +37,7 @@ impl Variant {
         Variant::GraphLoop,
         Variant::GraphLoopFused,
         Variant::Compiled,
+        Variant::CompiledChosen,
     ];
 
     pub fn name(self) -> &'static str {
@@ -48,7 +51,19 @@ impl Variant {
             Variant::GraphLoop => "graph loop",
             Variant::GraphLoopFused => "graph loop fused",
             Variant::Compiled => "op-code compiled loop (tiled)",
+            Variant::CompiledChosen => "compiled loop, kernels chosen per shape",
         }
+    }
+
+    /// The variants that record a loop of runs into one submission.
+    pub fn is_loop(self) -> bool {
+        matches!(
+            self,
+            Variant::GraphLoop
+                | Variant::GraphLoopFused
+                | Variant::Compiled
+                | Variant::CompiledChosen
+        )
     }
 
     pub fn is_cpu(self) -> bool {
@@ -129,10 +144,16 @@ pub fn measure_variant(
             });
             (setup, stats, None)
         }
-        Variant::GraphLoop | Variant::GraphLoopFused | Variant::Compiled => {
+        Variant::GraphLoop
+        | Variant::GraphLoopFused
+        | Variant::Compiled
+        | Variant::CompiledChosen => {
             let program = match v {
                 Variant::GraphLoop => runner_gpu::build(ctx, &graph, Pipelines::Cached)?,
                 Variant::GraphLoopFused => runner_gpu::build(ctx, &fused, Pipelines::Cached)?,
+                Variant::CompiledChosen => {
+                    compile_choosing_kernels(ctx, &graph, Options::default())?.program
+                }
                 _ => compile(ctx, &graph, Options::default())?.program,
             };
             let setup = start.elapsed();

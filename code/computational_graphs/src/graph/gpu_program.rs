@@ -5,8 +5,8 @@
 use gpu_context::wgpu;
 use gpu_context::{GpuContext, ReadbackBuffer};
 
+use super::{BufferId, Contents, NodeKind, VerifiedGraph};
 use crate::Error;
-use crate::graph::{BufferId, Contents, NodeKind, VerifiedGraph};
 use crate::ops::gpu::Dispatch;
 use crate::tensor::Tensor2D;
 
@@ -28,6 +28,8 @@ pub struct GpuProgram {
     uploads: Vec<(usize, BufferId)>,
     /// (device buffer, rows, cols, reusable read-back buffer)
     downloads: Vec<(BufferId, usize, usize, ReadbackBuffer)>,
+    /// The graph's input declarations, for the same input check as the CPU runner's.
+    inputs_of: VerifiedGraph,
 }
 
 impl GpuProgram {
@@ -106,6 +108,7 @@ impl GpuProgram {
             steps,
             uploads,
             downloads,
+            inputs_of: graph.inputs_only(),
         })
     }
 
@@ -145,6 +148,7 @@ impl GpuProgram {
 
     /// Copies the inputs into their device buffers (through the queue: no staging buffer of ours).
     pub fn write_inputs(&self, ctx: &GpuContext, inputs: &[Tensor2D]) -> Result<(), Error> {
+        self.inputs_of.check_inputs(inputs)?;
         for &(k, to) in &self.uploads {
             let t = inputs.get(k).ok_or_else(|| Error::Shape {
                 op: "graph input",

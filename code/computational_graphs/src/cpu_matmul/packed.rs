@@ -1,0 +1,159 @@
+//! A packed, cache-blocked matrix multiply with a register micro-kernel: the structure of
+//! BLIS (Van Zee and van de Geijn, "BLIS: A Framework for Rapidly Instantiating BLAS
+//! Functionality", ACM TOMS 2015) and of the `matrixmultiply` crate, written to be read.
+//!
+//! Five loops around a micro-kernel. From the outside in:
+//!
+//! 1. `jc`: NC columns of B and C at a time (a panel of B sized for the L3 cache);
+//! 2. `pc`: KC steps of k at a time; B's KC×NC block is **packed** into NR-wide strips, each
+//!    stored k-major, so the micro-kernel reads it front to back;
+//! 3. `ic`: MC rows of A at a time; A's MC×KC block is packed into MR-tall strips (L2-sized);
+//! 4. `jr`, 5. `ir`: one MR×NR tile of C per micro-kernel call, its KC-long strips of A and B
+//!    streaming from L1 while the MR×NR sums stay in registers.
+//!
+//! Packing copies each block once and then reuses it many times (B's block MC/MR·… times, A's
+//! NC/NR times), and it pads edge strips with zeros, so the micro-kernel never tests an edge.
+
+use rayon::prelude::*;
+
+/// Rows of the register tile. MR×NR = 4×8 accumulators fill 8 of the 16 SIMD registers of
+/// baseline x86-64 (SSE2, 4 floats each) and leave room for the strips' values.
+pub const MR: usize = 4;
+/// Columns of the register tile.
+pub const NR: usize = 8;
+/// k-depth of a packed block: KC·(MR + NR) floats of strips stay in L1 (12 KiB at 256).
+pub const KC: usize = 256;
+/// Rows of A per packed block: MC·KC floats (64 KiB at 64×256) stay in L2.
+pub const MC: usize = 64;
+/// Columns of B per packed block: KC·NC floats (1 MiB at 256×1024) stay in L3.
+pub const NC: usize = 1024;
+
+// ANCHOR: micro_kernel
+/// The micro-kernel: acc (MR×NR) = Σ_p a_strip[p] ⊗ b_strip[p], over `kc` steps.
+/// `a` holds MR values per step, `b` NR values per step. Fixed sizes let the compiler keep
+/// `acc` in registers and turn the inner loops into SIMD multiply-adds.
+fn micro_kernel(kc: usize, a: &[f32], b: &[f32]) -> [[f32; NR]; MR] {
+    let mut acc = [[0.0f32; NR]; MR];
+    for (a_p, b_p) in a.chunks_exact(MR).zip(b.chunks_exact(NR)).take(kc) {
+        for (acc_row, &a_i) in acc.iter_mut().zip(a_p) {
+            for (acc_ij, &b_j) in acc_row.iter_mut().zip(b_p) {
+                *acc_ij += a_i * b_j;
+            }
+        }
+    }
+    acc
+}
+// ANCHOR_END: micro_kernel
+
+// ANCHOR: pack
+/// Packs rows `i0..i0+mc`, columns `p0..p0+kc` of A (row-major, k columns) into MR-tall
+/// strips, each k-major: strip s, step p, row i is at `s·kc·MR + p·MR + i`. Rows past the
+/// edge are zeros.
+fn pack_a(a: &[f32], k: usize, i0: usize, mc: usize, p0: usize, kc: usize, out: &mut Vec<f32>) {
+    out.clear();
+    for s in (0..mc).step_by(MR) {
+        for p in 0..kc {
+            for i in s..s + MR {
+                out.push(if i < mc {
+                    a[(i0 + i) * k + p0 + p]
+                } else {
+                    0.0
+                });
+            }
+        }
+    }
+}
+
+/// Packs rows `p0..p0+kc`, columns `j0..j0+nc` of B (row-major, n columns) into NR-wide
+/// strips, each k-major; columns past the edge are zeros.
+fn pack_b(b: &[f32], n: usize, p0: usize, kc: usize, j0: usize, nc: usize, out: &mut Vec<f32>) {
+    out.clear();
+    for s in (0..nc).step_by(NR) {
+        for p in 0..kc {
+            for j in s..s + NR {
+                out.push(if j < nc {
+                    b[(p0 + p) * n + j0 + j]
+                } else {
+                    0.0
+                });
+            }
+        }
+    }
+}
+// ANCHOR_END: pack
+
+/// Adds one MC×NC block product to the rows of C in `c_rows` (row `i` of the block is row
+/// `i` of `c_rows`, columns `j0..j0+nc`), from packed A and B.
+// Eight plain numbers and slices: a struct for them would hide the loop structure being taught.
+#[allow(clippy::too_many_arguments)]
+fn block_product(
+    packed_a: &[f32],
+    packed_b: &[f32],
+    kc: usize,
+    mc: usize,
+    nc: usize,
+    c_rows: &mut [f32],
+    n: usize,
+    j0: usize,
+) {
+    for jr in (0..nc).step_by(NR) {
+        let b_strip = &packed_b[jr * kc..(jr + NR) * kc];
+        for ir in (0..mc).step_by(MR) {
+            let a_strip = &packed_a[ir * kc..(ir + MR) * kc];
+            let acc = micro_kernel(kc, a_strip, b_strip);
+            // Only the part of the tile inside C is added back.
+            for (i, acc_row) in acc.iter().enumerate().take((mc - ir).min(MR)) {
+                let row = &mut c_rows[(ir + i) * n + j0 + jr..];
+                for (c_ij, v) in row.iter_mut().zip(acc_row).take((nc - jr).min(NR)) {
+                    *c_ij += v;
+                }
+            }
+        }
+    }
+}
+
+// ANCHOR: packed
+/// C (m×n) = A (m×k) · B (k×n), all row-major, through packed blocks and the micro-kernel.
+pub fn packed(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
+    c[..m * n].fill(0.0);
+    let (mut pa, mut pb) = (Vec::new(), Vec::new());
+    for j0 in (0..n).step_by(NC) {
+        let nc = NC.min(n - j0);
+        for p0 in (0..k).step_by(KC) {
+            let kc = KC.min(k - p0);
+            pack_b(b, n, p0, kc, j0, nc, &mut pb);
+            for i0 in (0..m).step_by(MC) {
+                let mc = MC.min(m - i0);
+                pack_a(a, k, i0, mc, p0, kc, &mut pa);
+                let c_rows = &mut c[i0 * n..(i0 + mc) * n];
+                block_product(&pa, &pb, kc, mc, nc, c_rows, n, j0);
+            }
+        }
+    }
+}
+// ANCHOR_END: packed
+
+// ANCHOR: packed_parallel
+/// [`packed`] with the `ic` loop on rayon: every task packs its own block of A and writes its
+/// own MC rows of C; the packed block of B is shared, read-only.
+pub fn packed_parallel(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
+    c[..m * n].fill(0.0);
+    let mut pb = Vec::new();
+    for j0 in (0..n).step_by(NC) {
+        let nc = NC.min(n - j0);
+        for p0 in (0..k).step_by(KC) {
+            let kc = KC.min(k - p0);
+            pack_b(b, n, p0, kc, j0, nc, &mut pb);
+            let pb = &pb;
+            c[..m * n]
+                .par_chunks_mut(MC * n.max(1))
+                .enumerate()
+                .for_each_init(Vec::new, |pa, (band, c_rows)| {
+                    let (i0, mc) = (band * MC, c_rows.len() / n);
+                    pack_a(a, k, i0, mc, p0, kc, pa);
+                    block_product(pa, pb, kc, mc, nc, c_rows, n, j0);
+                });
+        }
+    }
+}
+// ANCHOR_END: packed_parallel

@@ -1,0 +1,413 @@
+//! The top rungs: a generated kernel specialised for one shape.
+//!
+//! Three things change against the register-blocked kernels of [`super::unrolled`]:
+//!
+//! - **Shapes are `override` constants** (`M`, `N`, `K`), set when the pipeline is created. The
+//!   driver compiles the loop bounds and every edge test against known numbers, and no storage
+//!   buffer of dimensions is read.
+//! - **A k-step of 16, vec4 reads of both tiles.** A's tile is stored transposed, four rows to
+//!   a `vec4`, so that an invocation's eight rows come out of workgroup memory in two reads.
+//! - **Register prefetch.** While the tiles of step `k0` are multiplied, the values of step
+//!   `k0 + 16` are already on their way from global memory into registers; they go into the
+//!   tiles after the multiply. The load latency hides behind 16 steps of arithmetic.
+//!
+//! When the shape is a multiple of the block (and of 4), the kernel is generated with no edge
+//! tests at all, and its module is created without wgpu's runtime checks. The proof that this
+//! is safe is in [`Tuning::is_in_bounds_by_construction`].
+
+use std::fmt::Write as _;
+
+// ANCHOR: tuning
+/// How one generated kernel splits the work. Workgroups are `threads.0 × threads.1`
+/// invocations; each invocation computes `rows` consecutive rows by `vec_cols` vec4 columns
+/// (strided by `threads.0` vec4s, so neighbours store neighbouring addresses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tuning {
+    pub threads: (u32, u32),
+    /// Rows of C per invocation: a multiple of 4 (they are read from the A tile as vec4s).
+    pub rows: u32,
+    /// vec4 columns of C per invocation.
+    pub vec_cols: u32,
+    /// Steps of k per tile.
+    pub bk: u32,
+    /// Load the next tiles into registers while the current ones are multiplied.
+    pub prefetch: bool,
+    /// Leave out every edge test: only for shapes where [`Tuning::fits_exactly`] holds.
+    pub exact: bool,
+    /// B, C and the bias read and written as vec4s (needs N % 4 == 0).
+    pub aligned: bool,
+    pub epilogue: Epilogue,
+}
+
+/// What happens to each element of C before it is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Epilogue {
+    /// C = A · B
+    None,
+    /// C = A · B + bias (bias is 1×N)
+    Bias,
+    /// C = max(A · B + bias, 0)
+    BiasRelu,
+}
+// ANCHOR_END: tuning
+
+impl Tuning {
+    /// 128×128 blocks, 8×8 per invocation: for large products.
+    pub const LARGE: Tuning = Tuning {
+        threads: (16, 16),
+        rows: 8,
+        vec_cols: 2,
+        bk: 16,
+        prefetch: true,
+        exact: false,
+        aligned: true,
+        epilogue: Epilogue::None,
+    };
+
+    /// 64×64 blocks, 4×4 per invocation: more workgroups for middle sizes.
+    pub const MEDIUM: Tuning = Tuning {
+        threads: (16, 16),
+        rows: 4,
+        vec_cols: 1,
+        bk: 16,
+        prefetch: true,
+        exact: false,
+        aligned: true,
+        epilogue: Epilogue::None,
+    };
+
+    /// 32×32 blocks of 64 invocations, 4×4 each: enough workgroups to fill a GPU at 256².
+    pub const SMALL: Tuning = Tuning {
+        threads: (8, 8),
+        rows: 4,
+        vec_cols: 1,
+        bk: 16,
+        prefetch: true,
+        exact: false,
+        aligned: true,
+        epilogue: Epilogue::None,
+    };
+
+    /// Rows and columns of C that one workgroup covers.
+    pub fn block(&self) -> (u32, u32) {
+        (
+            self.threads.1 * self.rows,
+            self.threads.0 * 4 * self.vec_cols,
+        )
+    }
+
+    fn invocations(&self) -> u32 {
+        self.threads.0 * self.threads.1
+    }
+
+    /// True when the grid covers the product with no partial block and no partial k-step.
+    pub fn fits_exactly(&self, m: usize, k: usize, n: usize) -> bool {
+        let (bm, bn) = self.block();
+        m > 0
+            && n > 0
+            && k > 0
+            && m.is_multiple_of(bm as usize)
+            && n.is_multiple_of(bn as usize)
+            && k.is_multiple_of(self.bk as usize)
+    }
+
+    /// The variant of this tuning for an m×k · k×n product: vec4 memory access when N allows
+    /// it, no edge tests when the blocks tile the product exactly.
+    pub fn for_shape(self, m: usize, k: usize, n: usize) -> Tuning {
+        let aligned = n.is_multiple_of(4);
+        let exact = aligned && self.fits_exactly(m, k, n);
+        Tuning {
+            aligned,
+            exact,
+            ..self
+        }
+    }
+
+    // ANCHOR: proof
+    /// Whether this kernel's indices stay in bounds by construction, so that its module may be
+    /// created without wgpu's runtime checks. The argument, for an `exact` kernel with
+    /// M = gy·BM, N = gx·BN, K = t·BK and buffers of exactly M·K, K·N, N and M·N floats:
+    ///
+    /// - global loads of A read row `row0 + r` with `row0 = group.y·BM`, `r < BM`, so the row is
+    ///   below gy·BM = M, and column `k0 + p` with `k0 ≤ K − BK`, `p < BK`, so below K;
+    /// - global loads of B read row `k0 + p < K` and vec4 column `col0/4 + q < N/4` the same way;
+    ///   the prefetch of step `k0 + BK` sits inside `if k0 + BK < K`;
+    /// - C and the bias are written at rows below M and vec4 columns below N/4, likewise;
+    /// - workgroup-memory indices are sums of constants and `local` ids smaller than the
+    ///   workgroup size, and their largest value is checked against the array length below;
+    /// - the one loop runs `k0` from 0 to K in steps of BK > 0: it terminates, and there is no
+    ///   division by anything but nonzero constants.
+    ///
+    /// Partial blocks are not covered by this argument, so `exact` is false for them and they
+    /// keep the checks.
+    pub fn is_in_bounds_by_construction(&self) -> bool {
+        let (bm, bn) = self.block();
+        let largest_a_index = self.a_tile_len() - 1;
+        let a_read = (self.bk - 1) * self.a_stride()
+            + (self.threads.1 - 1) * (self.rows / 4)
+            + (self.rows / 4 - 1);
+        let b_read =
+            (self.bk - 1) * (bn / 4) + (self.threads.0 - 1) + self.threads.0 * (self.vec_cols - 1);
+        self.exact
+            && self.aligned
+            && bm.is_multiple_of(4)
+            && a_read <= largest_a_index
+            && b_read < self.b_tile_len()
+            && self.a_loads() * self.invocations() == self.bk * bm / 4
+            && self.b_loads() * self.invocations() == self.bk * bn / 4
+    }
+    // ANCHOR_END: proof
+
+    /// vec4s per row of the transposed A tile: one more than needed, so that the 16 values of
+    /// one column written by neighbouring invocations land in different banks.
+    fn a_stride(&self) -> u32 {
+        self.block().0 / 4 + 1
+    }
+
+    fn a_tile_len(&self) -> u32 {
+        self.bk * self.a_stride()
+    }
+
+    fn b_tile_len(&self) -> u32 {
+        self.bk * self.block().1 / 4
+    }
+
+    /// vec4s of the A tile each invocation loads (rounded up).
+    fn a_loads(&self) -> u32 {
+        (self.bk * self.block().0 / 4).div_ceil(self.invocations())
+    }
+
+    fn b_loads(&self) -> u32 {
+        (self.bk * self.block().1 / 4).div_ceil(self.invocations())
+    }
+
+    /// Bindings, in order: a, b, (bias,) c.
+    pub fn has_bias(&self) -> bool {
+        self.epilogue != Epilogue::None
+    }
+}
+
+/// The WGSL source of one tuned kernel. Shapes come in as `override` constants M, N, K.
+pub fn source(t: &Tuning) -> String {
+    let (bm, bn) = t.block();
+    let (tx, ty) = t.threads;
+    let bk = t.bk;
+    let inv = t.invocations();
+    let bn4 = bn / 4;
+    let a_stride = t.a_stride();
+    let vec = if t.aligned { "vec4<f32>" } else { "f32" };
+    let mut s = String::new();
+    let w = &mut s;
+    let _ = writeln!(w, "override M: u32;\noverride N: u32;\noverride K: u32;");
+    let _ = writeln!(w, "@group(0) @binding(0) var<storage, read> a: array<f32>;");
+    let _ = writeln!(
+        w,
+        "@group(0) @binding(1) var<storage, read> b: array<{vec}>;"
+    );
+    let c_binding = if t.has_bias() {
+        let _ = writeln!(
+            w,
+            "@group(0) @binding(2) var<storage, read> bias: array<{vec}>;"
+        );
+        3
+    } else {
+        2
+    };
+    let _ = writeln!(
+        w,
+        "@group(0) @binding({c_binding}) var<storage, read_write> c: array<{vec}>;"
+    );
+    let _ = writeln!(
+        w,
+        "var<workgroup> a_tile: array<vec4<f32>, {}>;",
+        t.a_tile_len()
+    );
+    let _ = writeln!(
+        w,
+        "var<workgroup> b_tile: array<vec4<f32>, {}>;",
+        t.b_tile_len()
+    );
+    let _ = writeln!(w, "@compute @workgroup_size({tx}, {ty})");
+    let _ = writeln!(
+        w,
+        "fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) local: vec3<u32>, @builtin(local_invocation_index) tid: u32) {{"
+    );
+    let _ = writeln!(w, "    let row0 = group.y * {bm}u;");
+    let _ = writeln!(w, "    let col0 = group.x * {bn}u;");
+    for l in 0..t.a_loads() {
+        let _ = writeln!(w, "    var la{l} = vec4<f32>(0.0);");
+    }
+    for l in 0..t.b_loads() {
+        let _ = writeln!(w, "    var lb{l} = vec4<f32>(0.0);");
+    }
+    for i in 0..t.rows {
+        for j in 0..t.vec_cols {
+            let _ = writeln!(w, "    var acc_{i}_{j} = vec4<f32>(0.0);");
+        }
+    }
+    // Global → registers for the step starting at `kk`.
+    let load = |w: &mut String, kk: &str| {
+        for l in 0..t.a_loads() {
+            // k varies fastest between neighbours: they read neighbouring floats of one row.
+            let _ = writeln!(
+                w,
+                "        {{ let e = tid + {}u; let p = e % {bk}u; let g = e / {bk}u; let kc = {kk} + p;",
+                l * inv
+            );
+            let _ = writeln!(w, "          var v = vec4<f32>(0.0);");
+            for q in 0..4 {
+                let idx = format!("(row0 + g * 4u + {q}u) * K + kc");
+                if t.exact {
+                    let _ = writeln!(w, "          v[{q}] = a[{idx}];");
+                } else {
+                    let _ = writeln!(
+                        w,
+                        "          if g < {}u && row0 + g * 4u + {q}u < M && kc < K {{ v[{q}] = a[{idx}]; }}",
+                        bm / 4
+                    );
+                }
+            }
+            let _ = writeln!(w, "          la{l} = v; }}");
+        }
+        for l in 0..t.b_loads() {
+            let _ = writeln!(
+                w,
+                "        {{ let e = tid + {}u; let p = e / {bn4}u; let q = e % {bn4}u; let kr = {kk} + p;",
+                l * inv
+            );
+            let _ = writeln!(w, "          var v = vec4<f32>(0.0);");
+            if t.exact {
+                let _ = writeln!(w, "          v = b[kr * (N / 4u) + col0 / 4u + q];");
+            } else if t.aligned {
+                let _ = writeln!(
+                    w,
+                    "          if p < {bk}u && kr < K && col0 + q * 4u < N {{ v = b[kr * (N / 4u) + col0 / 4u + q]; }}"
+                );
+            } else {
+                for e in 0..4 {
+                    let _ = writeln!(
+                        w,
+                        "          if p < {bk}u && kr < K && col0 + q * 4u + {e}u < N {{ v[{e}] = b[kr * N + col0 + q * 4u + {e}u]; }}"
+                    );
+                }
+            }
+            let _ = writeln!(w, "          lb{l} = v; }}");
+        }
+    };
+    // Registers → workgroup memory.
+    let store = |w: &mut String| {
+        let a_elems = bk * bm / 4;
+        for l in 0..t.a_loads() {
+            let guard = if (l + 1) * inv > a_elems {
+                format!("if tid + {}u < {a_elems}u ", l * inv)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                w,
+                "        {guard}{{ let e = tid + {}u; a_tile[(e % {bk}u) * {a_stride}u + e / {bk}u] = la{l}; }}",
+                l * inv
+            );
+        }
+        let b_elems = bk * bn4;
+        for l in 0..t.b_loads() {
+            let guard = if (l + 1) * inv > b_elems {
+                format!("if tid + {}u < {b_elems}u ", l * inv)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                w,
+                "        {guard}{{ b_tile[tid + {}u] = lb{l}; }}",
+                l * inv
+            );
+        }
+    };
+    let multiply = |w: &mut String| {
+        for p in 0..bk {
+            for i4 in 0..t.rows / 4 {
+                let _ = writeln!(
+                    w,
+                    "        let a{p}_{i4} = a_tile[{}u + local.y * {}u];",
+                    p * a_stride + i4,
+                    t.rows / 4
+                );
+            }
+            for j in 0..t.vec_cols {
+                let _ = writeln!(
+                    w,
+                    "        let b{p}_{j} = b_tile[{}u + local.x];",
+                    p * bn4 + tx * j
+                );
+            }
+            for i in 0..t.rows {
+                for j in 0..t.vec_cols {
+                    let _ = writeln!(
+                        w,
+                        "        acc_{i}_{j} = fma(vec4<f32>(a{p}_{}[{}]), b{p}_{j}, acc_{i}_{j});",
+                        i / 4,
+                        i % 4
+                    );
+                }
+            }
+        }
+    };
+    if t.prefetch {
+        load(w, "0u");
+        store(w);
+        let _ = writeln!(w, "    workgroupBarrier();");
+        let _ = writeln!(w, "    for (var k0 = 0u; k0 < K; k0 += {bk}u) {{");
+        let _ = writeln!(w, "      if k0 + {bk}u < K {{");
+        load(w, &format!("k0 + {bk}u"));
+        let _ = writeln!(w, "      }}");
+        multiply(w);
+        let _ = writeln!(w, "        workgroupBarrier();");
+        store(w);
+        let _ = writeln!(w, "        workgroupBarrier();");
+        let _ = writeln!(w, "    }}");
+    } else {
+        let _ = writeln!(w, "    for (var k0 = 0u; k0 < K; k0 += {bk}u) {{");
+        load(w, "k0");
+        store(w);
+        let _ = writeln!(w, "        workgroupBarrier();");
+        multiply(w);
+        let _ = writeln!(w, "        workgroupBarrier();");
+        let _ = writeln!(w, "    }}");
+    }
+    // The epilogue and the stores.
+    let finish = |v: &str, bias: &str| match t.epilogue {
+        Epilogue::None => v.to_owned(),
+        Epilogue::Bias => format!("{v} + {bias}"),
+        Epilogue::BiasRelu => format!(
+            "max({v} + {bias}, {}(0.0))",
+            if t.aligned { "vec4<f32>" } else { "f32" }
+        ),
+    };
+    for i in 0..t.rows {
+        let _ = writeln!(w, "    {{ let r = row0 + local.y * {}u + {i}u;", t.rows);
+        for j in 0..t.vec_cols {
+            let vc = format!("(col0 / 4u + local.x + {}u)", tx * j);
+            if t.aligned {
+                let value = finish(&format!("acc_{i}_{j}"), &format!("bias[{vc}]"));
+                let store = format!("c[r * (N / 4u) + {vc}] = {value};");
+                if t.exact {
+                    let _ = writeln!(w, "      {store}");
+                } else {
+                    let _ = writeln!(w, "      if r < M && {vc} * 4u < N {{ {store} }}");
+                }
+            } else {
+                for e in 0..4 {
+                    let col = format!("({vc} * 4u + {e}u)");
+                    let value = finish(&format!("acc_{i}_{j}[{e}]"), &format!("bias[{col}]"));
+                    let _ = writeln!(
+                        w,
+                        "      if r < M && {col} < N {{ c[r * N + {col}] = {value}; }}"
+                    );
+                }
+            }
+        }
+        let _ = writeln!(w, "    }}");
+    }
+    s.push_str("}\n");
+    s
+}
