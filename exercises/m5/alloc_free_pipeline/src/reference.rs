@@ -10,7 +10,8 @@ pub fn check(s: &Settings) -> Result<(), SettingsError> {
     if !(0.0..1.0).contains(&s.pole) {
         return Err(SettingsError::PoleOutOfRange { pole: s.pole });
     }
-    if !(s.clip > 0.0) {
+    // NaN is refused too: it is not greater than zero.
+    if s.clip.is_nan() || s.clip <= 0.0 {
         return Err(SettingsError::ClipNotPositive { clip: s.clip });
     }
     Ok(())
