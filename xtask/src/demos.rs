@@ -17,6 +17,8 @@ use crate::util::{self, cargo, root, run_step};
 
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 const PACKAGE: &str = "book_demos";
+/// The newest binaryen release seen to break the demo (see [`optimise`]).
+const NEWEST_BROKEN_WASM_OPT: u32 = 108;
 
 /// Where the demo's JS glue and `.wasm` go: inside the book's source, so mdBook copies them.
 pub fn out_dir() -> PathBuf {
@@ -80,17 +82,35 @@ fn try_build() -> anyhow::Result<()> {
 /// `wasm-opt -Oz` in place when binaryen is installed; one line and the unoptimised file otherwise.
 fn optimise(wasm: &Path) {
     if !util::on_path("wasm-opt") {
+        eprintln!("    wasm-opt not found (binaryen): the demo stays unoptimised");
+        return;
+    }
+    // binaryen 108 (Debian 12) rewrites wasm-bindgen's reference-types table into one that
+    // Chromium rejects at load time ("WebAssembly.Table.set(): ... must be null"): the browser
+    // test caught it. Newer releases are used, and the browser test judges them.
+    let version = util::output(Command::new("wasm-opt").arg("--version"))
+        .and_then(|v| v.split_whitespace().find_map(|w| w.parse::<u32>().ok()));
+    if let Some(v) = version.filter(|v| *v <= NEWEST_BROKEN_WASM_OPT) {
         eprintln!(
-            "    wasm-opt not found (Debian: apt install binaryen): the demo stays unoptimised"
+            "    wasm-opt {v} breaks wasm-bindgen's output (needs > {NEWEST_BROKEN_WASM_OPT}): the demo stays unoptimised"
         );
         return;
     }
     let optimised = wasm.with_extension("opt.wasm");
-    // Rust's wasm32 target emits these post-MVP features by default; wasm-opt must accept them.
+    // The post-MVP features Rust's wasm32 target emits by default, named one by one: with
+    // `--all-features` an older wasm-opt (binaryen 108) writes encodings browsers reject.
     let ok = Command::new("wasm-opt")
-        .args(["-Oz", "--all-features", "-o"])
+        .args(["-Oz", "-o"])
         .arg(&optimised)
         .arg(wasm)
+        .args([
+            "--enable-bulk-memory",
+            "--enable-nontrapping-float-to-int",
+            "--enable-sign-ext",
+            "--enable-mutable-globals",
+            "--enable-multivalue",
+            "--enable-reference-types",
+        ])
         .status()
         .is_ok_and(|s| s.success());
     if ok && fs::rename(&optimised, wasm).is_ok() {
