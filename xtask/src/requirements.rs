@@ -53,6 +53,8 @@ pub enum Detect {
     CratesFetched,
     /// This command succeeds (judged only once its program is on `PATH`).
     Succeeds(Vec<String>),
+    /// A Rust compilation target installed for the pinned toolchain (`rustup target list`).
+    RustTarget(String),
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -68,6 +70,8 @@ pub enum Install {
     CargoFetch,
     /// Kernel settings `key=value`, each set with `sysctl -w` where the kernel has the key.
     Sysctl(Vec<String>),
+    /// `rustup target add <target>` for the toolchain of rust-toolchain.toml.
+    RustupTarget(String),
 }
 
 #[derive(Deserialize)]
@@ -161,6 +165,7 @@ impl Requirement {
             Install::PipBinary { package, .. } => format!("python3 -m pip install {package}"),
             Install::CargoFetch => "cargo fetch --locked".into(),
             Install::Sysctl(settings) => format!("sudo sysctl -w {}", settings.join(" ")),
+            Install::RustupTarget(target) => format!("rustup target add {target}"),
         })
     }
 }
@@ -174,6 +179,8 @@ pub struct Probe {
     pub crates_fetched: bool,
     /// The `Succeeds` commands that failed.
     pub failing_commands: BTreeSet<Vec<String>>,
+    /// Rust targets installed for the repository's toolchain.
+    pub rust_targets: BTreeSet<String>,
 }
 
 impl Probe {
@@ -201,6 +208,7 @@ impl Probe {
                         probe.failing_commands.insert(command.clone());
                     }
                 }
+                Detect::RustTarget(_) => probe.rust_targets = installed_rust_targets(),
             }
         }
         probe
@@ -213,6 +221,7 @@ impl Probe {
             Detect::VulkanDriver => self.vulkan_driver,
             Detect::CratesFetched => self.crates_fetched,
             Detect::Succeeds(command) => !self.failing_commands.contains(command),
+            Detect::RustTarget(target) => self.rust_targets.contains(target),
         }
     }
 }
@@ -227,6 +236,18 @@ pub fn assess<'a>(
         .iter()
         .filter(|r| r.applies_to(system) && !probe.has(&r.detect))
         .collect()
+}
+
+/// The targets rustup has for the toolchain this repository pins (run from the root, so
+/// rust-toolchain.toml applies). None without rustup: then the target is reported missing.
+pub fn installed_rust_targets() -> BTreeSet<String> {
+    util::output(
+        Command::new("rustup")
+            .args(["target", "list", "--installed"])
+            .current_dir(util::root()),
+    )
+    .map(|out| out.lines().map(str::to_owned).collect())
+    .unwrap_or_default()
 }
 
 /// A missing program is judged by its own requirement; this one waits until it is installed.

@@ -9,7 +9,7 @@ use anyhow::bail;
 
 use crate::install::{self, Rights};
 use crate::util::{cargo, forward, root, run_step};
-use crate::{book, figures, requirements, workspace};
+use crate::{book, browser_test, figures, requirements, workspace};
 
 /// nextest's filter for the tests that need root (CONTRIBUTING.md: named `privileged_…`).
 pub const PRIVILEGED: &str = "test(/(^|::)privileged_/)";
@@ -97,6 +97,10 @@ fn steps(
         ),
         // The book comes before the tests: the pipeline tests and the book's doctests need it.
         ("book and link check", Box::new(book::build)),
+        (
+            "browser demos",
+            Box::new(|| browser_test::run(&browser_test::BrowserTestArgs { figure: false })),
+        ),
         // Before the workspace tests: it also warms target/exercises, which the grader's tests
         // build on.
         ("exercises", Box::new(|| forward("grader", "check", &[]))),

@@ -18,6 +18,9 @@ fn complete_machine(reqs: &[requirements::Requirement]) -> Probe {
                 probe.programs.insert(p.clone());
             }
             Detect::Libraries(l) => probe.libraries.extend(l.iter().cloned()),
+            Detect::RustTarget(t) => {
+                probe.rust_targets.insert(t.clone());
+            }
             Detect::VulkanDriver | Detect::CratesFetched | Detect::Succeeds(_) => {}
         }
     }
@@ -36,6 +39,19 @@ fn the_list_parses_and_a_complete_machine_lacks_nothing() {
     ] {
         assert!(assess(&reqs, &complete_machine(&reqs), system).is_empty());
     }
+}
+
+#[test]
+fn a_missing_rust_target_is_named_with_its_rustup_command() {
+    let reqs = requirements::all().unwrap();
+    let mut probe = complete_machine(&reqs);
+    probe.rust_targets.clear();
+    let missing = assess(&reqs, &probe, System::Macos);
+    assert_eq!(missing.len(), 1);
+    assert_eq!(
+        missing[0].command_for(System::Macos),
+        "rustup target add wasm32-unknown-unknown"
+    );
 }
 
 #[test]

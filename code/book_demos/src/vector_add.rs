@@ -1,0 +1,163 @@
+//! The first GPU program's vector addition, written without any blocking call so that the same
+//! code runs natively and in a browser.
+
+use wgpu::util::DeviceExt;
+
+/// The kernel of `first_gpu_program`, the same file (not a copy): the book explains it there.
+pub const SHADER: &str = include_str!("../../first_gpu_program/src/vector_add.wgsl");
+const WORKGROUP_SIZE: u32 = 64;
+
+/// What can go wrong in a demo run, each with what to do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum DemoError {
+    #[error("the inputs have lengths {a} and {b}: give both the same length")]
+    LengthMismatch { a: usize, b: usize },
+    #[error(
+        "{elements} elements need {groups} workgroups, over this adapter's limit of {max}: use fewer elements"
+    )]
+    TooLong {
+        elements: usize,
+        groups: u64,
+        max: u32,
+    },
+    #[error("the GPU could not map the result for reading")]
+    Map(#[source] wgpu::BufferAsyncError),
+    #[error("the mapped result could not be read")]
+    MappedRange(#[source] wgpu::MapRangeError),
+    #[error("the GPU dropped the read-back before it finished (device lost?)")]
+    Cancelled,
+    #[error("waiting for the GPU failed")]
+    Poll(#[source] wgpu::PollError),
+}
+
+/// The compiled vector-add pipeline, built once and run many times.
+pub struct VectorAdd {
+    pipeline: wgpu::ComputePipeline,
+}
+
+impl VectorAdd {
+    pub fn new(device: &wgpu::Device) -> Self {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("vector_add"),
+            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("vector_add"),
+            layout: None,
+            module: &module,
+            entry_point: Some("add"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        Self { pipeline }
+    }
+
+    /// Uploads `a` and `b`, adds them on the GPU and reads the sum back: one full round trip.
+    pub async fn run(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        a: &[f32],
+        b: &[f32],
+    ) -> Result<Vec<f32>, DemoError> {
+        if a.len() != b.len() {
+            return Err(DemoError::LengthMismatch {
+                a: a.len(),
+                b: b.len(),
+            });
+        }
+        if a.is_empty() {
+            return Ok(Vec::new());
+        }
+        let groups = (a.len() as u64).div_ceil(u64::from(WORKGROUP_SIZE));
+        let max = device.limits().max_compute_workgroups_per_dimension;
+        if groups > u64::from(max) {
+            return Err(DemoError::TooLong {
+                elements: a.len(),
+                groups,
+                max,
+            });
+        }
+        let input = |label, data: &[f32]| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: bytemuck::cast_slice(data),
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+        };
+        let (a_buffer, b_buffer) = (input("a", a), input("b", b));
+        let bytes = std::mem::size_of_val(a) as u64;
+        let output = |label, usage| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: bytes,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        let sum = output(
+            "sum",
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        );
+        let readback = output(
+            "readback",
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &self.pipeline.get_bind_group_layout(0),
+            entries: &[
+                a_buffer.as_entire_binding(),
+                b_buffer.as_entire_binding(),
+                sum.as_entire_binding(),
+            ]
+            .into_iter()
+            .enumerate()
+            .map(|(i, resource)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource,
+            })
+            .collect::<Vec<_>>(),
+        });
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(groups as u32, 1, 1);
+        }
+        encoder.copy_buffer_to_buffer(&sum, 0, &readback, 0, bytes);
+        queue.submit([encoder.finish()]);
+        read_back(device, &readback).await
+    }
+}
+
+// ANCHOR: read_back
+/// Maps `buffer` and copies it out, without blocking the thread.
+pub async fn read_back(
+    device: &wgpu::Device,
+    buffer: &wgpu::Buffer,
+) -> Result<Vec<f32>, DemoError> {
+    let slice = buffer.slice(..);
+    let (done, mapped) = futures_channel::oneshot::channel();
+    slice.map_async(wgpu::MapMode::Read, move |result| {
+        let _ = done.send(result);
+    });
+    // Natively, wgpu calls the callback from inside `poll`, so we drive it here. In a browser the
+    // page's event loop calls it, and blocking would freeze the page: we only await.
+    #[cfg(not(target_arch = "wasm32"))]
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(DemoError::Poll)?;
+    #[cfg(target_arch = "wasm32")]
+    let _ = device;
+    mapped
+        .await
+        .map_err(|_| DemoError::Cancelled)?
+        .map_err(DemoError::Map)?;
+    let data =
+        bytemuck::cast_slice(&slice.get_mapped_range().map_err(DemoError::MappedRange)?).to_vec();
+    buffer.unmap();
+    Ok(data)
+}
+// ANCHOR_END: read_back
