@@ -241,13 +241,26 @@ pub fn assess<'a>(
 /// The targets rustup has for the toolchain this repository pins (run from the root, so
 /// rust-toolchain.toml applies). None without rustup: then the target is reported missing.
 pub fn installed_rust_targets() -> BTreeSet<String> {
-    util::output(
-        Command::new("rustup")
-            .args(["target", "list", "--installed"])
+    // The sysroot says what is installed with or without rustup (CI's unprivileged user runs a
+    // copied toolchain that rustup does not manage): one folder per target with a `lib` inside.
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let Some(sysroot) = util::output(
+        Command::new(rustc)
+            .args(["--print", "sysroot"])
             .current_dir(util::root()),
-    )
-    .map(|out| out.lines().map(str::to_owned).collect())
-    .unwrap_or_default()
+    ) else {
+        return BTreeSet::new();
+    };
+    let rustlib = std::path::Path::new(sysroot.trim()).join("lib/rustlib");
+    std::fs::read_dir(rustlib)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.path().join("lib").is_dir())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// A missing program is judged by its own requirement; this one waits until it is installed.
