@@ -91,7 +91,9 @@ pub fn gpu_events(roots: &[ScopeTiming], anchor_us: f64) -> Vec<Value> {
     let Some(first) = roots.first() else {
         return Vec::new();
     };
-    let shift_us = anchor_us - first.start_s * 1e6;
+    // Offsets from the first scope, added to the anchor: the first event lands exactly on the
+    // anchor (shifting absolute times instead can round it to just before).
+    let origin_s = first.start_s;
     roots
         .iter()
         .flat_map(|root| root.walk())
@@ -102,7 +104,7 @@ pub fn gpu_events(roots: &[ScopeTiming], anchor_us: f64) -> Vec<Value> {
                 "ph": "X",
                 "pid": 1,
                 "tid": GPU_TID,
-                "ts": scope.start_s * 1e6 + shift_us,
+                "ts": anchor_us + (scope.start_s - origin_s) * 1e6,
                 "dur": scope.duration_s() * 1e6,
                 "args": { "depth": depth },
             })

@@ -5,7 +5,7 @@
 //! - [`method`]: a small sensor pipeline built the way the chapter recommends, in stages:
 //!   a prototype, its components in a single-threaded tested version, an allocation-free one;
 //! - [`counting_alloc`]: an allocator that counts, so tests can prove a loop allocates nothing;
-//! - [`spsc`]: the module 2 ring buffer, compiled in from its source.
+//! - [`spsc`]: the module 2 ring buffer, re-exported from `parallelism`.
 
 pub mod counting_alloc;
 pub mod latency;
@@ -13,11 +13,5 @@ pub mod method;
 pub mod rules;
 pub mod workload;
 
-// The module 2 SPSC ring and the std/loom shim it is written against, from their own files:
-// one source, no dependency on the `parallelism` crate (and its GPU code).
-#[path = "../../parallelism/src/sync.rs"]
-#[allow(unused_imports, dead_code)]
-pub(crate) mod sync;
-
-#[path = "../../parallelism/src/primitives/spsc/mod.rs"]
-pub mod spsc;
+// The module 2 SPSC ring, from the crate that teaches it (one source, one set of loom models).
+pub use parallelism::primitives::spsc;

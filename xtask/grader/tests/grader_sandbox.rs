@@ -35,12 +35,13 @@ fn grader_sandbox_no_file_outside_the_sources_can_be_named() {
     let hidden = ex.join("grading/hidden.rs").display().to_string();
     let tmp = plant(
         "planted.rs",
-        &std::env::temp_dir().join("grader-sandbox-test"),
+        // One folder per run: another user's earlier run may own a shared name.
+        &std::env::temp_dir().join(format!("grader-sandbox-test-{}", std::process::id())),
     );
     let home = std::env::var("HOME").unwrap_or_else(|_| "/root".into());
     let home = plant(
         "planted.rs",
-        &Path::new(&home).join(".cache/grader-sandbox-test"),
+        &Path::new(&home).join(format!(".cache/grader-sandbox-test-{}", std::process::id())),
     );
     let target = plant("planted.rs", &work.join("planted"));
     let runs = root().join("target/grading/runs").display().to_string();
