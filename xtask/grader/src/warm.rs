@@ -113,10 +113,15 @@ pub fn ensure(root: &Path, ex: &Exercise) -> Result<Warm, GradeError> {
         &crate::staff_files::hidden_source(ex, &tokens)?,
     )?;
     catalog::copy_file(&root.join("Cargo.lock"), &ws.join("Cargo.lock"))?;
-    if !warm.target.exists()
-        && let Some(donor) = donor_target(&dir)
+    if warm.target.exists() {
+        // A stale warm target was left read-only when it was finished: Cargo must write to it.
+        make_writable(&warm.target)?;
+    } else if let Some(donor) = donor_target(&dir)
+        && let Err(e) = seed_target(&donor, &warm.target)
     {
-        seed_target(&donor, &warm.target)?;
+        // Half a copy is worse than none: the next warm start would build on it.
+        let _ = fs::remove_dir_all(&warm.target);
+        return Err(e);
     }
     fs::create_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
     let sb = Sandbox::new(&ws, &warm.target, Some(&warm.course), ex.meta.gpu)?;
@@ -296,6 +301,10 @@ fn seed_target(donor: &Path, to: &Path) -> Result<(), GradeError> {
             String::from_utf8_lossy(&out.stderr)
         )));
     }
+    make_writable(to)
+}
+
+fn make_writable(to: &Path) -> Result<(), GradeError> {
     let out = Command::new("chmod")
         .args(["-R", "u+w"])
         .arg(to)
