@@ -231,26 +231,11 @@ fn stamp(root: &Path, ex: &Exercise) -> Result<String, GradeError> {
 /// This grading's target folder: the warm one's files hard-linked (instant, whatever its size)
 /// in folders of its own. Cargo never writes into a fresh dependency's files, and the warm files
 /// are read-only; the few files Cargo rewrites in place are copied instead.
-/// A grading's own target folder: hard links to the warm files (read-only), with Cargo's few
-/// writable files copied.
 pub fn copy_target(from: &Path, to: &Path) -> Result<(), GradeError> {
-    let out = Command::new("cp")
-        .arg("-al")
-        .arg(from)
-        .arg(to)
-        .output()
-        .map_err(|source| GradeError::Sandbox {
-            what: "starting cp".into(),
-            source,
-        })?;
-    if !out.status.success() {
-        return Err(GradeError::Setup(format!(
-            "linking {} to {}: {}",
-            from.display(),
-            to.display(),
-            String::from_utf8_lossy(&out.stderr)
-        )));
-    }
+    run_tool(
+        Command::new("cp").arg("-al").arg(from).arg(to),
+        &format!("linking {} to {}", from.display(), to.display()),
+    )?;
     for dir in [to.to_path_buf(), to.join("debug")] {
         for name in [".rustc_info.json", ".cargo-lock", "CACHEDIR.TAG"] {
             let path = dir.join(name);
@@ -284,39 +269,32 @@ fn donor_target(own: &Path) -> Option<PathBuf> {
 /// donor's modification times, so Cargo's own freshness check decides what to rebuild: the
 /// registry's crates stay fresh, the course crates copied for this exercise are rebuilt.
 fn seed_target(donor: &Path, to: &Path) -> Result<(), GradeError> {
-    let out = Command::new("cp")
-        .args(["-R", "--preserve=timestamps"])
-        .arg(donor)
-        .arg(to)
-        .output()
-        .map_err(|source| GradeError::Sandbox {
-            what: "starting cp".into(),
-            source,
-        })?;
-    if !out.status.success() {
-        return Err(GradeError::Setup(format!(
-            "copying {} to {}: {}",
-            donor.display(),
-            to.display(),
-            String::from_utf8_lossy(&out.stderr)
-        )));
-    }
+    run_tool(
+        Command::new("cp")
+            .args(["-R", "--preserve=timestamps"])
+            .arg(donor)
+            .arg(to),
+        &format!("copying {} to {}", donor.display(), to.display()),
+    )?;
     make_writable(to)
 }
 
 fn make_writable(to: &Path) -> Result<(), GradeError> {
-    let out = Command::new("chmod")
-        .args(["-R", "u+w"])
-        .arg(to)
-        .output()
-        .map_err(|source| GradeError::Sandbox {
-            what: "starting chmod".into(),
-            source,
-        })?;
+    run_tool(
+        Command::new("chmod").args(["-R", "u+w"]).arg(to),
+        &format!("making {} writable", to.display()),
+    )
+}
+
+/// Runs a file tool (cp, chmod) to completion; its error output becomes the error's text.
+fn run_tool(cmd: &mut Command, what: &str) -> Result<(), GradeError> {
+    let out = cmd.output().map_err(|source| GradeError::Sandbox {
+        what: format!("starting the tool for {what}"),
+        source,
+    })?;
     if !out.status.success() {
         return Err(GradeError::Setup(format!(
-            "making {} writable: {}",
-            to.display(),
+            "{what}: {}",
             String::from_utf8_lossy(&out.stderr)
         )));
     }
