@@ -6,7 +6,9 @@
 //!   shown read-only at `/grade/course`;
 //! - `Cargo.lock`: the course's lock pruned to this exercise;
 //! - `target/`: the dependencies, built by grading the stub once; the exercise's own artifacts
-//!   are deleted, so nothing in it came from a submission;
+//!   are deleted, so nothing in it came from a submission; it starts as a copy of another
+//!   exercise's finished target, and the files the build left unchanged become hard links to
+//!   that one's, so the dependencies most exercises share are on disk once;
 //! - `stamp`: what it was made from; a different stamp (new lock, new manifest, edited course
 //!   crate, new toolchain) rebuilds it.
 
@@ -76,7 +78,6 @@ pub fn ensure(root: &Path, ex: &Exercise) -> Result<Warm, GradeError> {
         ex.id
     );
     let _ = fs::remove_file(dir.join("stamp"));
-    // The target folder stays: it holds staff builds only, and Cargo rebuilds what changed.
     for sub in ["course", "build"] {
         let path = dir.join(sub);
         if path.exists() {
@@ -113,15 +114,19 @@ pub fn ensure(root: &Path, ex: &Exercise) -> Result<Warm, GradeError> {
         &crate::staff_files::hidden_source(ex, &tokens)?,
     )?;
     catalog::copy_file(&root.join("Cargo.lock"), &ws.join("Cargo.lock"))?;
+    // A stale target goes: its files may be hard links shared with other exercises' warm
+    // folders, which a rebuild in place would change under them.
     if warm.target.exists() {
-        // A stale warm target was left read-only when it was finished: Cargo must write to it.
-        make_writable(&warm.target)?;
-    } else if let Some(donor) = donor_target(&dir)
-        && let Err(e) = seed_target(&donor, &warm.target)
-    {
-        // Half a copy is worse than none: the next warm start would build on it.
-        let _ = fs::remove_dir_all(&warm.target);
-        return Err(e);
+        fs::remove_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
+    }
+    let mut seeded_from = None;
+    if let Some(donor) = donor_target(&dir) {
+        if let Err(e) = seed_target(&donor, &warm.target) {
+            // Half a copy is worse than none: the next warm start would build on it.
+            let _ = fs::remove_dir_all(&warm.target);
+            return Err(e);
+        }
+        seeded_from = Some(donor);
     }
     fs::create_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
     let sb = Sandbox::new(&ws, &warm.target, Some(&warm.course), ex.meta.gpu)?;
@@ -158,6 +163,9 @@ pub fn ensure(root: &Path, ex: &Exercise) -> Result<Warm, GradeError> {
             .permissions();
         use std::os::unix::fs::PermissionsExt;
         sandbox::set_mode(&path, mode.mode() & 0o555)?;
+    }
+    if let Some(donor) = &seeded_from {
+        share_unchanged_files(donor, &warm.target)?;
     }
     fs::remove_dir_all(&ws).map_err(|e| io_err(&ws, e))?;
     catalog::write(&dir.join("stamp"), &stamp)?;
@@ -277,6 +285,29 @@ fn seed_target(donor: &Path, to: &Path) -> Result<(), GradeError> {
         &format!("copying {} to {}", donor.display(), to.display()),
     )?;
     make_writable(to)
+}
+
+/// Replaces each file of `target` that is byte for byte the donor's file at the same place by a
+/// hard link to it. Both are finished and read-only, so nothing writes through the link; without
+/// this, every exercise's warm folder holds its own full copy of the shared dependencies (about
+/// 1.5 GB each, 25 exercises: more than a 2-core CI machine's disk).
+fn share_unchanged_files(donor: &Path, target: &Path) -> Result<(), GradeError> {
+    for rel in catalog::files_under(target)? {
+        let (ours, theirs) = (target.join(&rel), donor.join(&rel));
+        let (Ok(a), Ok(b)) = (fs::metadata(&ours), fs::metadata(&theirs)) else {
+            continue;
+        };
+        if a.len() != b.len() || !b.is_file() {
+            continue;
+        }
+        let same = fs::read(&ours).map_err(|e| io_err(&ours, e))?
+            == fs::read(&theirs).map_err(|e| io_err(&theirs, e))?;
+        if same {
+            fs::remove_file(&ours).map_err(|e| io_err(&ours, e))?;
+            fs::hard_link(&theirs, &ours).map_err(|e| io_err(&ours, e))?;
+        }
+    }
+    Ok(())
 }
 
 fn make_writable(to: &Path) -> Result<(), GradeError> {
