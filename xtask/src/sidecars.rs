@@ -3,7 +3,8 @@
 //! A measured figure's sidecar must name a clean commit that exists and contains its `program`,
 //! say which `machine` and `adapter` (null for CPU figures) measured it, and sit beside its data
 //! and chart (`files`, or `<figure>.csv` and `<figure>.svg`). A drawn figure (`"kind":
-//! "diagram"`) needs only its `source` to exist.
+//! "diagram"`) needs only its `source` to exist. A JSON file that a sidecar lists in its `files`
+//! is data (a Chrome trace, the graphs a PyTorch baseline read), not a sidecar.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -31,6 +32,14 @@ pub fn check_dir(repo: &Path, dir: &Path) -> anyhow::Result<Vec<String>> {
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     sidecars.sort();
+    let data: Vec<PathBuf> = sidecars
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .filter_map(|t| serde_json::from_str::<Sidecar>(&t).ok())
+        .flat_map(|s| s.files.unwrap_or_default())
+        .map(|f| dir.join(f))
+        .collect();
+    sidecars.retain(|p| !data.contains(p));
     let mut problems = Vec::new();
     for path in &sidecars {
         let name = path

@@ -104,3 +104,27 @@ fn a_diagram_needs_only_its_source_and_a_sidecar_without_machine_fails() {
         "{problems:?}"
     );
 }
+
+#[test]
+fn a_json_file_that_a_sidecar_lists_is_data_not_a_sidecar() {
+    let dir = root().join("target/xtask-tests/figures-data-json");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("d.dot"), "digraph {}").unwrap();
+    std::fs::write(dir.join("run.trace.json"), r#"[{"ph": "X"}]"#).unwrap();
+    std::fs::write(dir.join("graphs.json"), r#"{"graphs": []}"#).unwrap();
+    let listing = r#"{"kind": "diagram", "source": "d.dot", "files": ["run.trace.json"]}"#;
+    std::fs::write(dir.join("d.json"), listing).unwrap();
+    let problems = check_dir(&dir, &dir).unwrap();
+    // The unlisted graphs.json is checked as a sidecar and fails; the listed trace is not.
+    assert!(
+        problems.iter().all(|p| !p.starts_with("run.trace.json")),
+        "{problems:?}"
+    );
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.starts_with("graphs.json: no `machine`")),
+        "{problems:?}"
+    );
+}

@@ -141,6 +141,9 @@ pub struct Sidecar {
     pub notes: Vec<String>,
     /// The source file that built this sidecar: the figure program's code, repository-relative.
     pub program: String,
+    /// What the figure wrote beside its sidecar, by file name, when that is not the usual
+    /// `<figure>.csv` and `<figure>.svg` (a table without a chart, a screenshot, a trace).
+    pub files: Vec<String>,
 }
 
 /// The sidecar's fields as written to `<figure>.json` (and read back by `cargo xtask figures
@@ -165,6 +168,8 @@ pub struct SidecarRecord {
     pub command: String,
     pub date: String,
     pub notes: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -186,6 +191,7 @@ impl Sidecar {
             adapter_json: None,
             notes: Vec::new(),
             program: std::panic::Location::caller().file().replace('\\', "/"),
+            files: Vec::new(),
         }
     }
 
@@ -234,6 +240,7 @@ impl Sidecar {
             command: command.join(" "),
             date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
             notes: self.notes.clone(),
+            files: self.files.clone(),
         }
     }
 

@@ -353,6 +353,7 @@ impl App {
                 "screenshot from a headless run of egui_winit_wgpu_template (--frames N --screenshot PATH)",
             );
             sidecar.adapter_json = Some(running.adapter_json.clone());
+            sidecar.files = vec![format!("{name}.png")];
             sidecar
                 .notes
                 .push(format!("display: {}", crate::measure::display_name()));

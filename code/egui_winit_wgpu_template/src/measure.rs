@@ -149,6 +149,11 @@ impl Measurement {
              showing it",
         );
         sidecar.adapter_json = Some(adapter_json.to_owned());
+        sidecar.files = written
+            .iter()
+            .filter_map(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect();
         sidecar.notes.push(format!(
             "render window {} x {}; {seconds:.1} s measured after {} s warm-up; one colour change every {} ms; \
              latency is measured until queue.present returns (the display may show the frame one refresh later)",

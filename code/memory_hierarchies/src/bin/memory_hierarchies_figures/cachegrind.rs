@@ -245,6 +245,7 @@ pub fn run_all(cfg: &Config) -> Result<(), String> {
         "the branch and inlining kernels use 1M elements; the others the sizes of the timed runs"
             .into(),
     ];
+    sidecar.files = vec!["memory_cachegrind.csv".into()];
     sidecar
         .write(&dir.join("memory_cachegrind.json"))
         .map_err(io)?;
