@@ -1,7 +1,7 @@
 //! `cargo xtask figures [FLAGS…]`: runs every figure program (each binary whose name ends in
 //! `_figures`) in release mode from the repository root, passing the flags to each: all of them
 //! take `bench_harness::FigureArgs` (`--quick`, `--only`, `--machine`, `--out`, `--allow-dirty`).
-//! `cargo xtask figures --check` verifies every sidecar instead (see `sidecars.rs`).
+//! `cargo xtask figures --check` verifies every sidecar instead (see `xtask_checks::sidecars`).
 
 use anyhow::bail;
 
@@ -49,7 +49,7 @@ pub fn run(args: &FiguresArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Every sidecar of `figures/`: see `sidecars.rs` for what is checked.
+/// Every sidecar of `figures/`: see `xtask_checks::sidecars` for what is checked.
 pub fn check_all() -> anyhow::Result<()> {
     let problems = sidecars::check_dir(&root(), &root().join("figures"))?;
     if !problems.is_empty() {

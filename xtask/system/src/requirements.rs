@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use crate::util;
 
-const REQUIREMENTS_TOML: &str = include_str!("../requirements.toml");
+const REQUIREMENTS_TOML: &str = include_str!("../../requirements.toml");
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

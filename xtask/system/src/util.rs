@@ -1,15 +1,16 @@
-//! The few helpers every command shares (and xtask's tests, through the library).
+//! The few process helpers every xtask command shares (and xtask's tests, through the library).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, bail};
 
-/// The repository root (xtask lives one level below it).
+/// The repository root (this crate lives at `xtask/system`, two levels below it).
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask has a parent folder")
+        .ancestors()
+        .nth(2)
+        .expect("xtask/system has a grandparent folder")
         .to_path_buf()
 }
 
