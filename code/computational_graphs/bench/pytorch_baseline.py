@@ -19,6 +19,7 @@ import csv
 import json
 import math
 import os
+import platform
 import statistics
 import sys
 import time
@@ -136,6 +137,16 @@ def main():
                f"{p90*1e3:.5f}", f"{compile_s:.2f}"])
         print(f"{sweep} {g['size']}/{g['depth']} {variant}: {med*1e3:.4f} ms", file=sys.stderr, flush=True)
 
+    def cpu_model():
+        try:
+            with open("/proc/cpuinfo") as fh:
+                for line in fh:
+                    if line.startswith("model name"):
+                        return line.split(":", 1)[1].strip()
+        except OSError:
+            pass
+        return platform.processor() or platform.machine()
+
     def write_sidecar():
         sidecar = {
             "figure": args.out.rsplit("/", 1)[-1].removesuffix(".csv"),
@@ -148,6 +159,12 @@ def main():
             "driver": driver_version(),
             "tf32": False,
             "python": sys.version.split()[0],
+            # The fields `cargo xtask figures --check` asks of every sidecar.
+            "program": "code/computational_graphs/bench/pytorch_baseline.py",
+            "machine": f"{cpu_model()}, {os.cpu_count()} logical CPUs",
+            "adapter": f"{torch.cuda.get_device_name()} (CUDA {torch.version.cuda} through PyTorch {torch.__version__})",
+            "load_average": list(os.getloadavg()),
+            "files": [args.out.rsplit("/", 1)[-1], args.graphs.rsplit("/", 1)[-1]],
             "commit": os.environ.get("COURSE_COMMIT", "unknown"),
             "command": " ".join(sys.argv),
             "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
