@@ -160,12 +160,13 @@ fn write(ctx: &GpuContext, args: &Args, rows: &[Row]) -> Result<(), Box<dyn std:
         };
         let name = format!("{p}_setup");
         chart.write(&dir.join(format!("{name}.svg")))?;
-        args.sidecar(
+        let mut sidecar = args.sidecar(
             &name,
             "one-time set-up per variant; data in the setup_ms column of the depth CSV",
             adapter,
-        )
-        .write(&dir.join(format!("{name}.json")))?;
+        );
+        sidecar.files = vec![format!("{name}.svg"), format!("{p}_depth.csv")];
+        sidecar.write(&dir.join(format!("{name}.json")))?;
     }
     let summary = summary_table(rows, &pytorch, &sub, args.sweep_size());
     if !summary.is_empty() {
