@@ -40,12 +40,20 @@ for i in $(seq -w 1 30); do
 done
 s=$(now); "$X" grade --roster "$W/roster" --exercise m1/buffer_reuse --out "$W/roster_out" > /dev/null 2>&1; e=$(now)
 echo "roster of 30 m1/buffer_reuse,1,$(echo "$e - $s" | bc),$(cut -d' ' -f1 /proc/loadavg)" >> "$csv"
+dirty=false
+[ -z "$(git status --porcelain --untracked-files=no)" ] || dirty=true
 cat > figures/exercises_grading_times.json <<JSON
 {
+  "figure": "exercises_grading_times",
+  "description": "Seconds per grading of each exercise's reference solution (warm: one grading first, then three timed), and one roster of 30 m1/buffer_reuse submissions",
+  "program": "exercises/measure_grading_times.sh",
   "command": "exercises/measure_grading_times.sh",
-  "machine": "$(nproc) CPU cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr); GPU exercises on lavapipe (Mesa software Vulkan)",
+  "machine": "$(nproc) CPU cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr)",
+  "adapter": "GPU exercises on $(vulkaninfo --summary 2>/dev/null | awk -F'= ' '/deviceName/ {print $2; exit}')",
   "note": "load_average is the 1-minute load when each grading ended",
-  "commit": "$(git rev-parse --short HEAD)",
+  "files": ["exercises_grading_times.csv"],
+  "commit": "$(git rev-parse --short=12 HEAD)",
+  "dirty": $dirty,
   "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 }
 JSON
