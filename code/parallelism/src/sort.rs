@@ -5,7 +5,8 @@ pub fn sort_sequential(data: &mut [u64]) {
     data.sort_unstable();
 }
 
-/// rayon's parallel quicksort: partitions in parallel, then sorts the parts on different cores.
+/// rayon's parallel quicksort: each partition step runs on one thread, and the two parts it leaves
+/// are sorted in parallel on different cores.
 pub fn sort_parallel(data: &mut [u64]) {
     use rayon::slice::ParallelSliceMut;
     data.par_sort_unstable();
