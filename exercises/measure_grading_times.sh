@@ -6,6 +6,9 @@
 # `cargo build -p grader` and `target/debug/grader warm`.
 set -euo pipefail
 X=${CARGO_TARGET_DIR:-target}/debug/grader
+# Whether the code measured is a commit's: asked before this script writes its own files.
+dirty=false
+[ -z "$(git status --porcelain --untracked-files=no)" ] || dirty=true
 W=target/grading-times
 rm -rf "$W"
 mkdir -p "$W" figures
@@ -40,8 +43,6 @@ for i in $(seq -w 1 30); do
 done
 s=$(now); "$X" grade --roster "$W/roster" --exercise m1/buffer_reuse --out "$W/roster_out" > /dev/null 2>&1; e=$(now)
 echo "roster of 30 m1/buffer_reuse,1,$(echo "$e - $s" | bc),$(cut -d' ' -f1 /proc/loadavg)" >> "$csv"
-dirty=false
-[ -z "$(git status --porcelain --untracked-files=no)" ] || dirty=true
 cat > figures/exercises_grading_times.json <<JSON
 {
   "figure": "exercises_grading_times",
