@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 // ANCHOR: waiting
 /// `tasks` tasks each wait `wait` (a stand-in for a network reply) on a tokio runtime with
-/// `workers` threads. A waiting task costs a few hundred bytes and no thread.
+/// `workers` threads. A waiting task is a small heap object, not a thread.
 pub fn wait_with_tokio(tasks: usize, wait: Duration, workers: usize) -> Duration {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers.max(1))

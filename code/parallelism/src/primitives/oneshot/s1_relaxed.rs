@@ -45,7 +45,8 @@ impl<T> RelaxedReceiver<T> {
         // swap, not load + store: the flag is cleared in the same step that claims the message.
         // BUG: Relaxed: seeing the flag does not mean seeing the message.
         if self.0.ready.swap(false, Ordering::Relaxed) {
-            // SAFETY: ready was true, so the message was written (and Acquire made it visible).
+            // SAFETY (the claim this version gets wrong): ready was true, so the message was written;
+            // with Relaxed, that write need not be visible to this thread yet.
             Some(self.0.message.with(|p| unsafe { (*p).assume_init_read() }))
         } else {
             None
