@@ -139,7 +139,7 @@ impl fmt::Display for HistogramError {
             HistogramError::NoBins => write!(f, "a histogram needs at least one bin"),
             HistogramError::TooManyBins { bins, max } => write!(
                 f,
-                "{bins} bins is too many: use at most {max} (at most one value per bin, and at \
+                "{bins} bins is too many: use at most {max} (every bin must cover at least one value, and at \
                  most {MAX_BINS} bins)"
             ),
             HistogramError::NoThreads => write!(f, "use at least one thread"),
