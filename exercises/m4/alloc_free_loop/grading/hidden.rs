@@ -82,11 +82,19 @@ fn alloc_free_loop_hidden_no_allocation_in_steady_state() {
     let frames: Vec<Vec<f32>> = (1..20)
         .map(|s| frame(s, 64 + (s as usize * 211) % 4000))
         .collect();
-    let n = allocations(|| {
-        for f in &frames {
-            std::hint::black_box(top.step(f).unwrap());
-        }
-    });
+    // dhat counts every thread of the process, and the test harness's own thread may allocate
+    // while a loaded machine runs this one: the fewest allocations over three passes is the
+    // loop's own count (a loop that allocates does so in every pass).
+    let n = (0..3)
+        .map(|_| {
+            allocations(|| {
+                for f in &frames {
+                    std::hint::black_box(top.step(f).unwrap());
+                }
+            })
+        })
+        .min()
+        .unwrap_or(0);
     assert_eq!(n, 0, "{n} allocations in {} frames", frames.len());
     grade_ok!("alloc_free_loop_hidden_no_allocation_in_steady_state");
 }
