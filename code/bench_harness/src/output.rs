@@ -196,12 +196,22 @@ impl Sidecar {
     }
 
     pub fn record(&self) -> SidecarRecord {
-        // The program by name, not by the absolute path of one machine's checkout.
+        // The program by name, and files in the figures folder as `figures/NAME`: not the
+        // absolute paths of one machine's checkout or output folder.
+        let figures = figures_dir();
         let command: Vec<String> = std::env::args()
             .enumerate()
-            .map(|(i, arg)| match Path::new(&arg).file_name() {
-                Some(name) if i == 0 => format!("target/release/{}", name.to_string_lossy()),
-                _ => arg,
+            .map(|(i, arg)| {
+                let path = Path::new(&arg);
+                match path.file_name() {
+                    Some(name) if i == 0 => format!("target/release/{}", name.to_string_lossy()),
+                    Some(name)
+                        if path.is_absolute() && path.parent() == Some(figures.as_path()) =>
+                    {
+                        format!("figures/{}", name.to_string_lossy())
+                    }
+                    _ => arg,
+                }
             })
             .collect();
         let git = git_state();
