@@ -137,12 +137,17 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         markers: vec![],
     }
     .write(&dir.join(format!("{lat_name}.svg")))?;
-    sidecar(
+    let mut record = sidecar(
         &name,
         "Joules per inference and latency against batch size",
         Some(ctx),
         notes,
-    )
-    .write(&dir.join(format!("{name}.json")))?;
+    );
+    // One CSV feeds both charts; the energy chart exists only where a counter was read.
+    record.files = std::iter::once(format!("{name}.csv"))
+        .chain(idle.is_some().then(|| format!("{name}.svg")))
+        .chain([format!("{lat_name}.svg")])
+        .collect();
+    record.write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }
