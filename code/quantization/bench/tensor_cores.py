@@ -4,7 +4,12 @@ fp32 (TF32 off), tf32, bf16, fp16, fp8 (e4m3 through torch._scaled_mm) and fp16 
 semi-structured sparsity (torch.sparse.to_sparse_semi_structured). Writes
 <out>/quant_<machine>_tensor_cores.csv and a .json sidecar naming Python, PyTorch, CUDA and GPU.
 
-    python3 code/quantization/bench/tensor_cores.py --out figures --machine h100 [--quick]
+    python3 code/quantization/bench/tensor_cores.py --out figures --machine h100 [--quick] \
+        [--ladder-csv figures/graphs_h100_matmul_ladder.csv]
+
+With --ladder-csv, the best WGSL rung of module 1's matmul ladder (a CSV written by
+computational_graphs_figures) is printed beside this run's fp32 and tensor-core rows. Run both
+programs on the same GPU, one after the other, for a same-machine comparison.
 """
 
 import argparse
@@ -18,6 +23,7 @@ import sys
 import torch
 
 
+# ANCHOR: timed
 def timed(fn, reps):
     """Median seconds per call, from CUDA events around `reps` calls, five samples."""
     fn()
@@ -33,6 +39,7 @@ def timed(fn, reps):
         samples.append(start.elapsed_time(end) / 1000.0 / reps)
     samples.sort()
     return samples[2], samples[0], samples[4]
+# ANCHOR_END: timed
 
 
 def cases(n):
@@ -70,12 +77,38 @@ def cases(n):
     return out
 
 
+def best_ladder_rung(path):
+    """(kernel, size, GFLOP/s) of the fastest WGSL rung in a matmul-ladder CSV."""
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if not r["kernel"].startswith("PyTorch")]
+    if not rows:
+        sys.exit(f"{path} has no WGSL rows: pass the CSV that computational_graphs_figures wrote")
+    best = max(rows, key=lambda r: float(r["gflops"]))
+    return best["kernel"], int(best["size"]), float(best["gflops"])
+
+
+def print_beside_ladder(path, rows):
+    """This run's rows at the ladder's size, each as a multiple of the ladder's best rung."""
+    kernel, size, gflops = best_ladder_rung(path)
+    ladder_tflops = gflops / 1e3
+    print(f"\nladder's best WGSL rung ({kernel}, n={size}): {ladder_tflops:.1f} TFLOP/s ({path})")
+    same_size = [r for r in rows if r["n"] == size]
+    if not same_size:
+        print(f"this run measured no n={size}: run it without --quick to compare")
+    for r in same_size:
+        t = float(r["tflops"])
+        print(f"{r['kind']:>16} n={size}: {t:8.1f} TFLOP/s = {t / ladder_tflops:5.2f}x the ladder's best")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--out", default="figures")
     p.add_argument("--machine", default="h100")
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--ladder-csv", help="a matmul-ladder CSV to print beside this run's rows")
     args = p.parse_args()
+    if args.ladder_csv:
+        best_ladder_rung(args.ladder_csv)  # a bad path fails now, not after the sweep
     if not torch.cuda.is_available():
         sys.exit("no CUDA device: this script measures NVIDIA tensor cores")
     sizes = [1024, 2048] if args.quick else [2048, 4096, 8192]
@@ -112,6 +145,8 @@ def main():
     }
     with open(os.path.join(args.out, name + ".json"), "w") as f:
         json.dump(sidecar, f, indent=2)
+    if args.ladder_csv:
+        print_beside_ladder(args.ladder_csv, rows)
 
 
 if __name__ == "__main__":
