@@ -57,7 +57,15 @@ impl GpuContext {
     /// This makes a staging buffer on every call; code that reads back in a loop should keep a
     /// [`ReadbackBuffer`] instead.
     pub fn download<T: Pod>(&self, buffer: &wgpu::Buffer) -> Result<Vec<T>, GpuError> {
-        ReadbackBuffer::new(self, buffer.size())?.read(self, buffer)
+        pollster::block_on(self.download_async(buffer))
+    }
+
+    /// [`GpuContext::download`] without blocking: what a browser page, which must never wait,
+    /// awaits instead.
+    pub async fn download_async<T: Pod>(&self, buffer: &wgpu::Buffer) -> Result<Vec<T>, GpuError> {
+        ReadbackBuffer::new(self, buffer.size())?
+            .read_async(self, buffer)
+            .await
     }
 
     // ANCHOR: bind_buffers
@@ -116,6 +124,15 @@ impl ReadbackBuffer {
         ctx: &GpuContext,
         source: &wgpu::Buffer,
     ) -> Result<Vec<T>, GpuError> {
+        pollster::block_on(self.read_async(ctx, source))
+    }
+
+    /// [`ReadbackBuffer::read`] as a future: the same steps, for callers that must not block.
+    pub async fn read_async<T: Pod>(
+        &self,
+        ctx: &GpuContext,
+        source: &wgpu::Buffer,
+    ) -> Result<Vec<T>, GpuError> {
         let bytes = source.size();
         if bytes > self.buffer.size() {
             return Err(GpuError::Readback(format!(
@@ -126,13 +143,22 @@ impl ReadbackBuffer {
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         encoder.copy_buffer_to_buffer(source, 0, &self.buffer, 0, bytes);
         ctx.queue.submit([encoder.finish()]);
-        self.map_and_copy(ctx, bytes)
+        self.map_and_copy(ctx, bytes).await
     }
     // ANCHOR_END: read
 
     /// Reads what earlier submitted work copied into this buffer (the caller recorded the copy).
     pub fn read_recorded<T: Pod>(&self, ctx: &GpuContext, bytes: u64) -> Result<Vec<T>, GpuError> {
-        self.map_and_copy(ctx, bytes)
+        pollster::block_on(self.map_and_copy(ctx, bytes))
+    }
+
+    /// [`ReadbackBuffer::read_recorded`] without blocking.
+    pub async fn read_recorded_async<T: Pod>(
+        &self,
+        ctx: &GpuContext,
+        bytes: u64,
+    ) -> Result<Vec<T>, GpuError> {
+        self.map_and_copy(ctx, bytes).await
     }
 
     /// The buffer to name as the destination of a `copy_buffer_to_buffer` in one's own encoder.
@@ -141,16 +167,23 @@ impl ReadbackBuffer {
     }
 
     // ANCHOR: map_and_copy
-    fn map_and_copy<T: Pod>(&self, ctx: &GpuContext, bytes: u64) -> Result<Vec<T>, GpuError> {
+    /// Maps the first `bytes` and copies them out. A future, because a browser page cannot
+    /// block: it awaits this, and a native program blocks on it with `pollster::block_on`.
+    async fn map_and_copy<T: Pod>(&self, ctx: &GpuContext, bytes: u64) -> Result<Vec<T>, GpuError> {
         let slice = self.buffer.slice(..bytes);
-        let (sender, receiver) = std::sync::mpsc::channel();
+        let (sender, receiver) = futures_channel::oneshot::channel();
         slice.map_async(wgpu::MapMode::Read, move |result| {
-            // The receiver lives until after the wait below, so this send cannot fail.
+            // The receiver is awaited below, so this send cannot fail.
             let _ = sender.send(result);
         });
+        // A native device runs the callback inside `poll`, so wait for the queue here. In a
+        // browser the page's event loop runs it, and the `await` below hands control back to it.
+        #[cfg(not(target_arch = "wasm32"))]
         ctx.wait()?;
+        #[cfg(target_arch = "wasm32")]
+        let _ = ctx;
         receiver
-            .recv()
+            .await
             .map_err(|_| GpuError::Readback("the map callback never ran".into()))?
             .map_err(GpuError::Map)?;
         let out = {

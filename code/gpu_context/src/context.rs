@@ -5,6 +5,9 @@ use crate::{AdapterReport, GpuError, PipelineCache};
 #[derive(Clone, Debug, Default)]
 pub struct Requirements {
     pub features: wgpu::Features,
+    /// Features to take when the adapter has them, and to go without when it has not (check
+    /// `device.features()` before using one).
+    pub optional_features: wgpu::Features,
     /// Bytes one storage buffer binding must be able to hold (0: no requirement).
     pub min_storage_buffer_binding_size: u64,
     /// Ask for the software adapter even when a real GPU exists (to compare, or to reproduce CI).
@@ -42,7 +45,9 @@ impl GpuContext {
     }
 
     // ANCHOR: open
-    async fn open(req: &Requirements) -> Result<Self, GpuError> {
+    /// The opening itself, as a future: [`GpuContext::with_requirements`] blocks on it, and a
+    /// browser page (which must never block) awaits it.
+    pub async fn open(req: &Requirements) -> Result<Self, GpuError> {
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let adapter = Self::pick_adapter(&instance, req.force_software, None).await?;
@@ -65,7 +70,8 @@ impl GpuContext {
             });
         }
         // Timestamps are optional: take them when offered, fall back to the CPU clock otherwise.
-        let optional = wgpu::Features::TIMESTAMP_QUERY & adapter.features();
+        let optional =
+            (wgpu::Features::TIMESTAMP_QUERY | req.optional_features) & adapter.features();
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("gpu_context device"),

@@ -6,7 +6,9 @@
 //! - [`GpuContext::new`] finds an adapter (a real GPU first, a software one second) and opens a
 //!   device, or returns a [`GpuError`] that says what to install;
 //! - [`GpuContext::upload`], [`GpuContext::storage_buffer`] and [`GpuContext::download`] move
-//!   plain data (`bytemuck::Pod`) to and from storage buffers;
+//!   plain data (`bytemuck::Pod`) to and from storage buffers; [`GpuContext::open`] and
+//!   [`GpuContext::download_async`] are the same steps as futures, for a browser page that must
+//!   never block (the book's demos);
 //! - [`PipelineCache`] compiles a compute pipeline once per (shader source, entry point);
 //! - [`GpuContext::time_commands`] times GPU work with timestamp queries when the adapter has them,
 //!   and with the CPU clock when it does not;

@@ -50,29 +50,45 @@ impl GpuContext {
         wgsl: &str,
         entry_point: &str,
     ) -> Result<wgpu::ComputePipeline, GpuError> {
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-            });
-        let pipeline = self
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(label),
-                layout: None,
-                module: &module,
-                entry_point: Some(entry_point),
-                compilation_options: Default::default(),
-                cache: None,
-            });
-        match pollster::block_on(scope.pop()) {
-            None => Ok(pipeline),
-            Some(err) => Err(GpuError::Shader {
-                label: label.to_owned(),
-                message: err.to_string(),
-            }),
+        self.validated(label, || {
+            let module = self
+                .device
+                .create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some(label),
+                    source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+                });
+            self.device
+                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(label),
+                    layout: None,
+                    module: &module,
+                    entry_point: Some(entry_point),
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
+        })
+    }
+
+    /// Runs `create` inside an error scope, so that an invalid shader is a `GpuError::Shader`
+    /// with the compiler's message. In a browser the scope's answer is a promise that cannot be
+    /// waited for here; there the error goes to the device's uncaptured-error handler instead.
+    fn validated<T>(&self, label: &str, create: impl FnOnce() -> T) -> Result<T, GpuError> {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = label;
+            Ok(create())
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+            let created = create();
+            match pollster::block_on(scope.pop()) {
+                None => Ok(created),
+                Some(err) => Err(GpuError::Shader {
+                    label: label.to_owned(),
+                    message: err.to_string(),
+                }),
+            }
         }
     }
     // ANCHOR_END: compile_pipeline
@@ -136,40 +152,33 @@ impl GpuContext {
         entry_point: &str,
         spec: Specialisation<'_>,
     ) -> Result<wgpu::ComputePipeline, GpuError> {
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let desc = wgpu::ShaderModuleDescriptor {
-            label: Some(label),
-            source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-        };
-        let module = if spec.unchecked {
-            // SAFETY: the caller upholds this function's contract (see the doc comment).
-            unsafe {
-                self.device
-                    .create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked())
-            }
-        } else {
-            self.device.create_shader_module(desc)
-        };
-        let pipeline = self
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        self.validated(label, || {
+            let desc = wgpu::ShaderModuleDescriptor {
                 label: Some(label),
-                layout: None,
-                module: &module,
-                entry_point: Some(entry_point),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: spec.constants,
-                    ..Default::default()
-                },
-                cache: None,
-            });
-        match pollster::block_on(scope.pop()) {
-            None => Ok(pipeline),
-            Some(err) => Err(GpuError::Shader {
-                label: label.to_owned(),
-                message: err.to_string(),
-            }),
-        }
+                source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+            };
+            let module = if spec.unchecked {
+                // SAFETY: the caller upholds this function's contract (see the doc comment).
+                unsafe {
+                    self.device
+                        .create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked())
+                }
+            } else {
+                self.device.create_shader_module(desc)
+            };
+            self.device
+                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(label),
+                    layout: None,
+                    module: &module,
+                    entry_point: Some(entry_point),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: spec.constants,
+                        ..Default::default()
+                    },
+                    cache: None,
+                })
+        })
     }
 
     /// [`GpuContext::compile_specialised`] through the cache, keyed by source, entry point,

@@ -32,6 +32,32 @@ fn gpu_upload_then_download_round_trips() {
 }
 
 #[test]
+fn gpu_async_download_reads_what_the_blocking_one_reads() {
+    // The browser demos await these futures; natively they poll the device, then resolve.
+    let ctx = GpuContext::for_tests();
+    let data: Vec<u32> = (0..777).map(|i| i * 3 + 2).collect();
+    let buffer = ctx.upload("data", &data).unwrap();
+    assert_eq!(
+        pollster::block_on(ctx.download_async::<u32>(&buffer)).unwrap(),
+        data
+    );
+    let readback = gpu_context::ReadbackBuffer::new(&ctx, 16).unwrap();
+    let too_big = pollster::block_on(readback.read_async::<u32>(&ctx, &buffer));
+    assert!(matches!(too_big, Err(GpuError::Readback(_))), "{too_big:?}");
+}
+
+#[test]
+fn gpu_optional_features_never_stop_the_device_from_opening() {
+    let req = gpu_context::Requirements {
+        optional_features: gpu_context::wgpu::Features::SHADER_F16,
+        ..Default::default()
+    };
+    let ctx = GpuContext::with_requirements(&req).unwrap();
+    let has = ctx.adapter.features().contains(req.optional_features);
+    assert_eq!(ctx.device.features().contains(req.optional_features), has);
+}
+
+#[test]
 fn gpu_cached_pipeline_compiles_once_and_runs() {
     let ctx = GpuContext::for_tests();
     let first = ctx.cached_pipeline("double", DOUBLE, "double").unwrap();
