@@ -13,6 +13,12 @@ pub enum MemoryError {
     NotAPermutation { n: usize, problem: String },
     /// A size or count that must be positive was zero.
     Empty(&'static str),
+    /// Two buffers that a kernel walks in step have different lengths.
+    LengthMismatch {
+        what: &'static str,
+        dst: usize,
+        src: usize,
+    },
 }
 
 impl fmt::Display for MemoryError {
@@ -30,6 +36,11 @@ impl fmt::Display for MemoryError {
                  every index below {n} must appear exactly once"
             ),
             Self::Empty(what) => write!(f, "{what} must be at least 1"),
+            Self::LengthMismatch { what, dst, src } => write!(
+                f,
+                "{what}: the output holds {dst} elements but the input {src}; \
+                 pass buffers of the same length"
+            ),
         }
     }
 }

@@ -5,6 +5,7 @@
 //! them under cachegrind for deterministic miss counts.
 
 pub mod access;
+pub mod aliasing;
 pub mod bandwidth;
 pub mod containers;
 pub mod error;

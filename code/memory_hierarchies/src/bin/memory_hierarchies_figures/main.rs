@@ -7,6 +7,7 @@
 //! memory_hierarchies_figures --cachegrind row_major   one kernel, once (run under valgrind)
 //! ```
 
+mod aliasing;
 mod cachegrind;
 mod clock;
 mod cpu;
@@ -46,13 +47,14 @@ impl Config {
     }
 }
 
-const SECTIONS: [&str; 7] = [
+const SECTIONS: [&str; 8] = [
     "latency",
     "layouts",
     "containers",
     "growth",
     "cpu",
     "virtual_memory",
+    "aliasing",
     "cachegrind",
 ];
 
@@ -121,6 +123,9 @@ fn run(cli: Cli) -> Result<(), String> {
         cpu::hash_maps(&cfg).map_err(io)?;
         cpu::branches_and_inlining(&cfg).map_err(io)?;
         cpu::smart_pointers(&cfg).map_err(io)?;
+    }
+    if wants("aliasing") {
+        aliasing::aliasing(&cfg).map_err(io)?;
     }
     if wants("cachegrind") {
         cachegrind::run_all(&cfg)?;
