@@ -19,6 +19,17 @@ pub fn run_op(
     input: &Tensor2D,
     params: Option<(&Tensor2D, &Tensor2D)>,
 ) -> Result<Tensor2D, Error> {
+    gpu_context::block_on(run_op_async(ctx, mode, kernel, input, params))
+}
+
+/// The five steps, as a future that a web page can await (a native program blocks on it).
+pub async fn run_op_async(
+    ctx: &GpuContext,
+    mode: Pipelines,
+    kernel: Kernel,
+    input: &Tensor2D,
+    params: Option<(&Tensor2D, &Tensor2D)>,
+) -> Result<Tensor2D, Error> {
     let (m, k) = input.shape();
     // 1. Check shapes on the CPU, before any GPU work exists.
     let (m, n) = match (kernel.has_weights(), params) {
@@ -61,7 +72,7 @@ pub fn run_op(
     }
     ctx.queue.submit([encoder.finish()]);
     // 5. Wait for it and copy the result back through a fresh staging buffer.
-    out.download(ctx)
+    out.download_async(ctx).await
 }
 // ANCHOR_END: run_op
 
@@ -116,6 +127,16 @@ pub fn run_graph(
     inputs: &[Tensor2D],
     mode: Pipelines,
 ) -> Result<Vec<Tensor2D>, Error> {
+    gpu_context::block_on(run_graph_async(ctx, graph, inputs, mode))
+}
+
+/// [`run_graph`] as a future (a web page awaits it).
+pub async fn run_graph_async(
+    ctx: &GpuContext,
+    graph: &VerifiedGraph,
+    inputs: &[Tensor2D],
+    mode: Pipelines,
+) -> Result<Vec<Tensor2D>, Error> {
     let mut values = graph.bind_inputs(inputs)?;
     for node in graph.nodes() {
         let b = &node.buffers;
@@ -132,15 +153,12 @@ pub fn run_graph(
             None => graph.value(&values, b[0]).clone(),
             Some(kernel) if kernel.has_weights() => {
                 let (w, bias) = (graph.value(&values, b[1]), graph.value(&values, b[2]));
-                run_op(
-                    ctx,
-                    mode,
-                    kernel,
-                    graph.value(&values, b[0]),
-                    Some((w, bias)),
-                )?
+                let x = graph.value(&values, b[0]);
+                run_op_async(ctx, mode, kernel, x, Some((w, bias))).await?
             }
-            Some(kernel) => run_op(ctx, mode, kernel, graph.value(&values, b[0]), None)?,
+            Some(kernel) => {
+                run_op_async(ctx, mode, kernel, graph.value(&values, b[0]), None).await?
+            }
         };
         values[*b.last().expect("every node writes a buffer")] = Some(result);
     }

@@ -7,7 +7,8 @@
 //! 3. [`immediate`]: every operator uploads, dispatches and reads back on its own;
 //! 4. [`graph`]: one operator list, validated into verified nodes, run by a CPU and a GPU runner;
 //! 5. [`compiler`]: fusion, lowering to op codes, WGSL generation, and running the result;
-//! 6. [`matmul_ladder`] and [`cpu_matmul`]: how fast can the Linear operator's core get.
+//! 6. [`matmul_ladder`] and [`cpu_matmul`]: how fast can the Linear operator's core get;
+//! 7. [`transfers`]: what moving data to and from the device costs, and overlapping it with compute.
 //!
 //! ```
 //! use computational_graphs::{graph, ops, tensor::Tensor2D};
@@ -32,5 +33,6 @@ pub mod ops;
 pub mod random_graph;
 pub mod rng;
 pub mod tensor;
+pub mod transfers;
 
 pub use error::Error;

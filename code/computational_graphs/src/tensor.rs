@@ -153,7 +153,12 @@ impl GpuTensor {
 
     /// Copies the tensor back with a one-off staging buffer (immediate mode does this).
     pub fn download(&self, ctx: &GpuContext) -> Result<Tensor2D, Error> {
-        let mut data: Vec<f32> = ctx.download(&self.buffer)?;
+        gpu_context::block_on(self.download_async(ctx))
+    }
+
+    /// [`GpuTensor::download`] as a future, for a caller that must not block (a web page).
+    pub async fn download_async(&self, ctx: &GpuContext) -> Result<Tensor2D, Error> {
+        let mut data: Vec<f32> = ctx.download_async(&self.buffer).await?;
         data.truncate(self.rows * self.cols);
         Tensor2D::new(self.rows, self.cols, data)
     }

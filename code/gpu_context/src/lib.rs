@@ -36,6 +36,10 @@ pub use timing::{TimedRun, TimingSource};
 /// wgpu itself, re-exported so that every crate uses the same version through this one.
 pub use wgpu;
 
+/// How native code waits for one of the asynchronous steps above (`GpuContext::open`,
+/// `download_async`, …): a browser page awaits the same futures instead.
+pub use pollster::block_on;
+
 /// Number of workgroups needed to cover `items` with groups of `workgroup_size` threads.
 ///
 /// ```

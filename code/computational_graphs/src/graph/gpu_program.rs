@@ -133,12 +133,22 @@ impl GpuProgram {
         iterations: usize,
     ) -> Result<Vec<Tensor2D>, Error> {
         let _run = tracing::info_span!("run_gpu", iterations).entered();
+        gpu_context::block_on(self.run_loop_async(ctx, inputs, iterations))
+    }
+
+    /// The same steps as a future: a web page, which must never block, awaits this.
+    pub async fn run_loop_async(
+        &self,
+        ctx: &GpuContext,
+        inputs: &[Tensor2D],
+        iterations: usize,
+    ) -> Result<Vec<Tensor2D>, Error> {
         self.write_inputs(ctx, inputs)?;
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         self.record(&mut encoder, iterations);
         self.record_downloads(&mut encoder);
         ctx.queue.submit([encoder.finish()]);
-        self.read_outputs(ctx)
+        self.read_outputs_async(ctx).await
     }
     // ANCHOR_END: run_loop
 
@@ -212,13 +222,18 @@ impl GpuProgram {
 
     /// Waits for the submitted work and maps the read-back buffers (reused on every run).
     pub fn read_outputs(&self, ctx: &GpuContext) -> Result<Vec<Tensor2D>, Error> {
+        gpu_context::block_on(self.read_outputs_async(ctx))
+    }
+
+    /// [`GpuProgram::read_outputs`] as a future.
+    pub async fn read_outputs_async(&self, ctx: &GpuContext) -> Result<Vec<Tensor2D>, Error> {
         let mut out = Vec::with_capacity(self.downloads.len());
         for (_, rows, cols, readback) in &self.downloads {
             let bytes = (rows * cols * 4) as u64;
             let data: Vec<f32> = if bytes == 0 {
                 Vec::new()
             } else {
-                readback.read_recorded(ctx, bytes)?
+                readback.read_recorded_async(ctx, bytes).await?
             };
             out.push(Tensor2D::new(*rows, *cols, data)?);
         }

@@ -268,6 +268,11 @@ impl PreparedMatmul {
     pub fn result(&self, ctx: &GpuContext) -> Result<Tensor2D, Error> {
         self.c.download(ctx)
     }
+
+    /// C on the device, for a caller that reads it back its own way (a web page awaits it).
+    pub fn output(&self) -> &GpuTensor {
+        &self.c
+    }
 }
 
 /// The grid of a tuned kernel, or why it cannot take the shape.

@@ -5,7 +5,15 @@ use std::path::PathBuf;
 
 /// The parts `--only` can name.
 pub const PARTS: &[&str] = &[
-    "sizes", "depths", "ladder", "floor", "cpu", "roofline", "loops",
+    "sizes",
+    "depths",
+    "ladder",
+    "floor",
+    "cpu",
+    "roofline",
+    "loops",
+    "transfers",
+    "overlap",
 ];
 
 #[derive(clap::Parser)]

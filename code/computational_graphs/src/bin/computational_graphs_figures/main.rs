@@ -4,16 +4,19 @@
 //! cargo run --release -p computational_graphs --bin computational_graphs_figures -- --help
 //! ```
 //!
-//! Parts for `--only`: sizes, depths, ladder, floor, cpu, roofline; add `loops` to time only the
-//! one-submission variants in the sweeps.
+//! Parts for `--only`: sizes, depths, ladder, floor, cpu, roofline, transfers (host↔device
+//! bandwidth against size), overlap (a chunked batch, serial against pipelined); add `loops` to
+//! time only the one-submission variants in the sweeps.
 
 mod args;
 mod charts;
 mod cpu_bench;
 mod floor_bench;
 mod ladder_bench;
+mod overlap_bench;
 mod roofline;
 mod sweep;
+mod transfer_bench;
 mod variants;
 
 use std::process::ExitCode;
@@ -58,6 +61,12 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     }
     if args.wants("cpu") {
         cpu_bench::run(&args)?;
+    }
+    if args.wants("transfers") {
+        transfer_bench::run(&ctx, &args)?;
+    }
+    if args.wants("overlap") {
+        overlap_bench::run(&ctx, &args)?;
     }
     Ok(())
 }

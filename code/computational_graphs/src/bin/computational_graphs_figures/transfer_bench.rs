@@ -1,0 +1,134 @@
+//! Host↔device bandwidth against transfer size, for the two upload paths and the download.
+//!
+//! Timed with the CPU clock from before the CPU touches the data to after the GPU has finished:
+//! GPU timestamps would see only the copy on the device, not the CPU's copy into staging memory,
+//! the submission, the wait or the CPU's copy out of mapped memory, which are most of a small
+//! transfer's cost.
+
+use std::time::Instant;
+
+use bench_harness::{Csv, LineChart, Progress, Series, Stats, figures_dir};
+use computational_graphs::rng::SplitMix64;
+use computational_graphs::transfers::{TransferBuffers, TransferError};
+use gpu_context::GpuContext;
+
+use crate::args::Args;
+use crate::charts::subtitle;
+
+const PATHS: [&str; 3] = [
+    "upload: write_buffer",
+    "upload: mapped staging + copy",
+    "download: copy + map_async",
+];
+
+/// 4 KiB, 16 KiB, … up to 256 MiB (16 MiB with `--quick`).
+fn sizes(quick: bool) -> Vec<usize> {
+    let top = if quick { 16 << 20 } else { 256 << 20 };
+    std::iter::successors(Some(4usize << 10), |s| Some(s * 4))
+        .take_while(|&s| s <= top)
+        .collect()
+}
+
+/// (warm-up, samples): large transfers take long enough that fewer samples give a steady median.
+fn effort(quick: bool, bytes: usize) -> (usize, usize) {
+    match (quick, bytes >= 64 << 20) {
+        (true, _) => (1, 5),
+        (false, false) => (3, 30),
+        (false, true) => (2, 10),
+    }
+}
+
+/// Runs `transfer` untimed `warmup` times, then `samples` times on the CPU clock.
+pub fn timed(
+    warmup: usize,
+    samples: usize,
+    mut transfer: impl FnMut() -> Result<(), TransferError>,
+) -> Result<Stats, TransferError> {
+    for _ in 0..warmup {
+        transfer()?;
+    }
+    let mut seconds = Vec::with_capacity(samples);
+    for _ in 0..samples.max(1) {
+        let start = Instant::now();
+        transfer()?;
+        seconds.push(start.elapsed().as_secs_f64());
+    }
+    Ok(Stats::from_seconds(&seconds).expect("at least one sample, never NaN"))
+}
+
+pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    let sizes = sizes(args.quick);
+    let mut csv = Csv::new(&[
+        "path",
+        "bytes",
+        "median_us",
+        "p10_us",
+        "p90_us",
+        "median_gb_s",
+        "p10_gb_s",
+        "p90_gb_s",
+        "samples",
+    ]);
+    let mut series: Vec<Series> = PATHS.iter().map(|p| Series::new(p)).collect();
+    let progress = Progress::new(sizes.len() as u64, "transfers");
+    let mut rng = SplitMix64::new(0x7a5f);
+    for &bytes in &sizes {
+        progress.step(&format!("{} KiB", bytes >> 10));
+        let buffers = TransferBuffers::new(ctx, bytes)?;
+        let data: Vec<u8> = (0..bytes).map(|_| rng.next_u64() as u8).collect();
+        // Touched once here, so that no sample pays for the first write to a fresh page.
+        let mut back = vec![0u8; bytes];
+        let (warmup, samples) = effort(args.quick, bytes);
+        let stats = [
+            timed(warmup, samples, || {
+                buffers.upload_with_write_buffer(ctx, &data)
+            })?,
+            timed(warmup, samples, || {
+                buffers.upload_through_staging(ctx, &data)
+            })?,
+            timed(warmup, samples, || buffers.download(ctx, &mut back))?,
+        ];
+        if back != data {
+            return Err(format!("{bytes} bytes came back different from what went up").into());
+        }
+        for ((path, s), line) in PATHS.iter().zip(&stats).zip(&mut series) {
+            let gb_s = |seconds: f64| bytes as f64 / seconds / 1e9;
+            // The slowest samples give the lowest bandwidth: p10 of GB/s is p90 of time.
+            line.point_with_spread(bytes as f64, gb_s(s.median), gb_s(s.p90), gb_s(s.p10));
+            csv.row(&[
+                (*path).into(),
+                bytes.to_string(),
+                format!("{:.2}", s.median * 1e6),
+                format!("{:.2}", s.p10 * 1e6),
+                format!("{:.2}", s.p90 * 1e6),
+                format!("{:.4}", gb_s(s.median)),
+                format!("{:.4}", gb_s(s.p90)),
+                format!("{:.4}", gb_s(s.p10)),
+                s.samples.to_string(),
+            ]);
+        }
+    }
+    progress.finish();
+    let name = format!("{}_transfers", args.prefix);
+    let dir = figures_dir();
+    csv.write(&dir.join(format!("{name}.csv")))?;
+    LineChart {
+        title: "Host↔device transfers: bandwidth against size".into(),
+        subtitle: subtitle(ctx, args),
+        x_label: "bytes per transfer (log)".into(),
+        y_label: "GB/s, CPU clock around the whole transfer (log)".into(),
+        log_x: true,
+        log_y: true,
+        series,
+        markers: Vec::new(),
+    }
+    .write(&dir.join(format!("{name}.svg")))?;
+    args.sidecar(
+        &name,
+        "host-to-device and device-to-host transfers, 4 KiB upward in powers of 4: median and \
+         p10/p90 GB/s of the CPU wall clock from the first CPU copy to the GPU's completion",
+        Some(ctx.report().to_json()),
+    )
+    .write(&dir.join(format!("{name}.json")))?;
+    Ok(())
+}
