@@ -3,11 +3,13 @@
 //! - `bits`: the spiral model's accuracy against weight bit width (deterministic, any machine);
 //! - `gemm`: GEMM throughput of f32, f16 and int8 in WGSL on the GPU;
 //! - `energy`: joules per inference and latency against batch size (NVML, `--features nvml`);
-//! - `sparse`: dense vs CSR vs 2:4 Linear time against sparsity, on the GPU and on the CPU.
+//! - `sparse`: dense vs CSR vs 2:4 Linear time against sparsity, on the GPU and on the CPU;
+//! - `point-cloud`: position error of a quantised point cloud against bits (deterministic).
 
 mod bits;
 mod energy;
 mod gemm;
+mod point_cloud;
 mod sparse;
 
 use anyhow::Context;
@@ -15,7 +17,14 @@ use bench_harness::{FigureArgs, Sidecar};
 use clap::Parser;
 use gpu_context::{GpuContext, Requirements, wgpu};
 
-const PARTS: &[&str] = &["bits", "gemm", "energy", "sparse-gpu", "sparse-cpu"];
+const PARTS: &[&str] = &[
+    "bits",
+    "gemm",
+    "energy",
+    "sparse-gpu",
+    "sparse-cpu",
+    "point-cloud",
+];
 
 #[derive(Parser)]
 #[command(about = "Quantization, sparsity and energy figures (see the crate README)")]
@@ -56,6 +65,9 @@ fn main() -> anyhow::Result<()> {
     args.start(PARTS)?;
     if args.wants("bits") {
         bits::run(args)?;
+    }
+    if args.wants("point-cloud") {
+        point_cloud::run(args)?;
     }
     let gpu_parts = ["gemm", "energy", "sparse-gpu"];
     if gpu_parts.iter().any(|p| args.wants(p)) {

@@ -1,0 +1,474 @@
+//! A depth and a point id packed into one integer, so that a single atomic minimum per pixel
+//! keeps the nearest point *and* says which point it was: the depth test of a compute-shader
+//! point-cloud renderer.
+//!
+//! Two layouts: 64 bits (the f32 depth's bits above a 32-bit id, for `AtomicU64::fetch_min` on
+//! the CPU) and 32 bits (a quantised depth above a short id, for `atomicMin` on `atomic<u32>` in
+//! WGSL, which has no 64-bit atomics in its core). [`super::gpu_splat`] runs the 32-bit one on
+//! the GPU.
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+/// A pixel that no point reached: larger than every packed 64-bit value (a finite depth's bits
+/// are below `0x7F80_0000`).
+pub const EMPTY64: u64 = u64::MAX;
+/// A pixel that no point reached in the 32-bit layout: its depth code is all ones, a code that
+/// [`Packing32`] never gives a point.
+pub const EMPTY32: u32 = u32::MAX;
+
+/// Why a depth, an id, a packing or an image was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum PackError {
+    #[error(
+        "depth {depth} cannot be packed: give a finite depth >= 0 (a distance in front of the camera)"
+    )]
+    BadDepth { depth: f32 },
+    #[error(
+        "depth {depth} lies outside [{near}, {far}), the range this 32-bit packing quantises: \
+         clip the point, or widen the range"
+    )]
+    DepthOutOfRange { depth: f32, near: f32, far: f32 },
+    #[error(
+        "point id {id} does not fit the {id_bits} bits this packing keeps for ids (ids 0 to \
+         {max}): use fewer points per buffer, fewer depth bits, or the 64-bit packing"
+    )]
+    IdTooLarge { id: u64, id_bits: u32, max: u64 },
+    #[error(
+        "{depth_bits} depth bits is not supported: choose 8 to 24 (the rest of 32 bits hold the id)"
+    )]
+    DepthBits { depth_bits: u32 },
+    #[error("the depth range [{near}, {far}) is empty or not finite: give finite 0 <= near < far")]
+    Range { near: f32, far: f32 },
+    #[error(
+        "an image of {width}×{height} pixels cannot be splatted into: give sides from 1 to 65536"
+    )]
+    Image { width: u32, height: u32 },
+    #[error("splatting needs at least one thread")]
+    NoThreads,
+    #[error(transparent)]
+    Gpu(#[from] gpu_context::GpuError),
+}
+
+// ANCHOR: pack64
+/// The depth's f32 bits above the id. For non-negative floats the bits, read as an unsigned
+/// integer, grow with the value, so comparing packed integers compares depths first and, for
+/// equal depths, ids.
+pub fn pack64(depth: f32, id: u32) -> Result<u64, PackError> {
+    if !(depth.is_finite() && depth >= 0.0) {
+        return Err(PackError::BadDepth { depth });
+    }
+    // -0.0 == 0.0, but its sign bit would sort it after every positive depth.
+    let bits = if depth == 0.0 { 0 } else { depth.to_bits() };
+    Ok(u64::from(bits) << 32 | u64::from(id))
+}
+
+/// The depth and id of a packed pixel, or `None` for a pixel no point reached.
+pub fn unpack64(packed: u64) -> Option<(f32, u32)> {
+    (packed != EMPTY64).then(|| (f32::from_bits((packed >> 32) as u32), packed as u32))
+}
+// ANCHOR_END: pack64
+
+/// The 32-bit layout: `depth_bits` of depth quantised linearly over `[near, far)`, above
+/// `32 - depth_bits` bits of id (16 | 16 or 24 | 8, for example).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Packing32 {
+    depth_bits: u32,
+    near: f32,
+    far: f32,
+    /// Depth codes per metre: `(2^depth_bits - 1) / (far - near)`.
+    scale: f32,
+}
+
+// ANCHOR: pack32
+impl Packing32 {
+    pub fn new(depth_bits: u32, near: f32, far: f32) -> Result<Self, PackError> {
+        if !(8..=24).contains(&depth_bits) {
+            return Err(PackError::DepthBits { depth_bits });
+        }
+        if !(near.is_finite() && far.is_finite() && near >= 0.0 && near < far) {
+            return Err(PackError::Range { near, far });
+        }
+        let levels = ((1u32 << depth_bits) - 1) as f32;
+        let scale = levels / (far - near);
+        Ok(Self {
+            depth_bits,
+            near,
+            far,
+            scale,
+        })
+    }
+
+    /// The largest code a point gets; one above it, all ones, marks an empty pixel.
+    pub fn max_code(&self) -> u32 {
+        (1 << self.depth_bits) - 2
+    }
+
+    /// The depth's bin: truncation of one subtraction and one multiplication. WGSL computes the
+    /// same two correctly rounded operations, so GPU and CPU agree bit for bit (a rounding
+    /// `+ 0.5` after the multiply could be fused into one FMA on one side and not the other).
+    pub fn depth_code(&self, depth: f32) -> Result<u32, PackError> {
+        if !(depth >= self.near && depth < self.far) {
+            return Err(PackError::DepthOutOfRange {
+                depth,
+                near: self.near,
+                far: self.far,
+            });
+        }
+        Ok((((depth - self.near) * self.scale) as u32).min(self.max_code()))
+    }
+
+    pub fn pack(&self, depth: f32, id: u32) -> Result<u32, PackError> {
+        let code = self.depth_code(depth)?;
+        if u64::from(id) >= self.max_points() {
+            return Err(PackError::IdTooLarge {
+                id: id.into(),
+                id_bits: self.id_bits(),
+                max: self.max_points() - 1,
+            });
+        }
+        Ok(code << self.id_bits() | id)
+    }
+
+    /// The depth code and id of a packed pixel, or `None` for a pixel no point reached.
+    pub fn unpack(&self, packed: u32) -> Option<(u32, u32)> {
+        let id_mask = (1u32 << self.id_bits()) - 1;
+        (packed != EMPTY32).then(|| (packed >> self.id_bits(), packed & id_mask))
+    }
+
+    /// The middle of a code's bin: no depth in the bin is further from it than [`Self::step`]/2.
+    pub fn decode_depth(&self, code: u32) -> f32 {
+        self.near + (code as f32 + 0.5) / self.scale
+    }
+    // ANCHOR_END: pack32
+
+    /// The width of one depth bin in metres: `(far - near) / (2^depth_bits - 1)`.
+    pub fn step(&self) -> f32 {
+        1.0 / self.scale
+    }
+
+    pub fn depth_bits(&self) -> u32 {
+        self.depth_bits
+    }
+
+    pub fn id_bits(&self) -> u32 {
+        32 - self.depth_bits
+    }
+
+    /// How many points one buffer can tell apart: `2^id_bits`.
+    pub fn max_points(&self) -> u64 {
+        1 << self.id_bits()
+    }
+
+    pub fn near(&self) -> f32 {
+        self.near
+    }
+
+    pub fn far(&self) -> f32 {
+        self.far
+    }
+
+    pub(crate) fn scale(&self) -> f32 {
+        self.scale
+    }
+}
+
+/// A point already projected to the screen: pixel coordinates (the pixel is their integer part)
+/// and its distance from the camera. Its id is its index in the slice.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct ScreenPoint {
+    pub x: f32,
+    pub y: f32,
+    pub depth: f32,
+}
+
+pub(crate) fn check_image(width: u32, height: u32) -> Result<usize, PackError> {
+    if !(1..=1 << 16).contains(&width) || !(1..=1 << 16).contains(&height) {
+        return Err(PackError::Image { width, height });
+    }
+    Ok(width as usize * height as usize)
+}
+
+/// The pixel a point lands in, or `None` off screen. Written as `!(inside)` so that NaN
+/// coordinates are off screen too; the kernel makes the same tests.
+fn pixel(p: &ScreenPoint, width: u32, height: u32) -> Option<usize> {
+    let inside = p.x >= 0.0 && p.x < width as f32 && p.y >= 0.0 && p.y < height as f32;
+    inside.then(|| p.y as usize * width as usize + p.x as usize)
+}
+
+/// An atomic integer with a minimum, so one splatting loop serves both layouts.
+trait AtomicMin: Sync {
+    type Value: Copy + Send + Sync;
+    fn new(v: Self::Value) -> Self;
+    fn fetch_min(&self, v: Self::Value);
+    fn into_inner(self) -> Self::Value;
+}
+
+impl AtomicMin for AtomicU64 {
+    type Value = u64;
+    fn new(v: u64) -> Self {
+        AtomicU64::new(v)
+    }
+    fn fetch_min(&self, v: u64) {
+        // Relaxed is enough: each pixel is one atomic on its own, and the threads' join
+        // publishes every result before the image is read.
+        AtomicU64::fetch_min(self, v, Ordering::Relaxed);
+    }
+    fn into_inner(self) -> u64 {
+        AtomicU64::into_inner(self)
+    }
+}
+
+impl AtomicMin for AtomicU32 {
+    type Value = u32;
+    fn new(v: u32) -> Self {
+        AtomicU32::new(v)
+    }
+    fn fetch_min(&self, v: u32) {
+        AtomicU32::fetch_min(self, v, Ordering::Relaxed);
+    }
+    fn into_inner(self) -> u32 {
+        AtomicU32::into_inner(self)
+    }
+}
+
+// ANCHOR: splat
+/// Splats `points` into a `width`×`height` image from `threads` threads, each taking a
+/// contiguous share of the points. `pack` gives a point's packed value from its index, or `None`
+/// for a point that is clipped.
+fn splat_with<A: AtomicMin>(
+    points: &[ScreenPoint],
+    (width, height): (u32, u32),
+    threads: usize,
+    empty: A::Value,
+    pack: impl Fn(&ScreenPoint, u32) -> Option<A::Value> + Sync,
+) -> Result<Vec<A::Value>, PackError> {
+    let pixels = check_image(width, height)?;
+    if threads == 0 {
+        return Err(PackError::NoThreads);
+    }
+    let image: Vec<A> = (0..pixels).map(|_| A::new(empty)).collect();
+    let share = points.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        for (t, part) in points.chunks(share).enumerate() {
+            let (image, pack) = (&image, &pack);
+            scope.spawn(move || {
+                for (k, p) in part.iter().enumerate() {
+                    let id = (t * share + k) as u32;
+                    if let (Some(px), Some(v)) = (pixel(p, width, height), pack(p, id)) {
+                        image[px].fetch_min(v);
+                    }
+                }
+            });
+        }
+    });
+    Ok(image.into_iter().map(A::into_inner).collect())
+}
+
+/// The nearest point of every pixel, as [`pack64`] values ([`EMPTY64`] where none landed).
+/// Points behind the camera (negative depth) are clipped.
+pub fn splat64(
+    points: &[ScreenPoint],
+    width: u32,
+    height: u32,
+    threads: usize,
+) -> Result<Vec<u64>, PackError> {
+    if let Some(last) = points.len().checked_sub(1)
+        && last > u32::MAX as usize
+    {
+        return Err(PackError::IdTooLarge {
+            id: last as u64,
+            id_bits: 32,
+            max: u32::MAX.into(),
+        });
+    }
+    splat_with::<AtomicU64>(points, (width, height), threads, EMPTY64, |p, id| {
+        pack64(p.depth, id).ok()
+    })
+}
+// ANCHOR_END: splat
+
+/// The same with the 32-bit layout: what [`super::gpu_splat::gpu_splat32`] computes. Points
+/// outside the packing's depth range are clipped, as a renderer's near and far planes do.
+pub fn splat32(
+    points: &[ScreenPoint],
+    width: u32,
+    height: u32,
+    threads: usize,
+    packing: &Packing32,
+) -> Result<Vec<u32>, PackError> {
+    check_ids(points.len(), packing)?;
+    splat_with::<AtomicU32>(points, (width, height), threads, EMPTY32, |p, id| {
+        packing.pack(p.depth, id).ok()
+    })
+}
+
+/// Every point's index must fit the packing's id bits.
+pub(crate) fn check_ids(count: usize, packing: &Packing32) -> Result<(), PackError> {
+    match count.checked_sub(1) {
+        Some(last) if last as u64 >= packing.max_points() => Err(PackError::IdTooLarge {
+            id: last as u64,
+            id_bits: packing.id_bits(),
+            max: packing.max_points() - 1,
+        }),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The obvious single-threaded depth test, keeping the nearest (depth, id) per pixel.
+    fn reference64(points: &[ScreenPoint], width: u32, height: u32) -> Vec<u64> {
+        let mut image = vec![EMPTY64; (width * height) as usize];
+        for (id, p) in points.iter().enumerate() {
+            if let (Some(px), Ok(v)) = (pixel(p, width, height), pack64(p.depth, id as u32)) {
+                image[px] = image[px].min(v);
+            }
+        }
+        image
+    }
+
+    fn scattered(n: usize, width: u32, height: u32, seed: u64) -> Vec<ScreenPoint> {
+        let mut rng = computational_graphs::rng::SplitMix64::new(seed);
+        (0..n)
+            .map(|_| ScreenPoint {
+                // A margin of 2 pixels off every side, so that some points are clipped.
+                x: rng.next_f32() * (width + 4) as f32 - 2.0,
+                y: rng.next_f32() * (height + 4) as f32 - 2.0,
+                depth: 0.05 + rng.next_f32() * 10.0,
+            })
+            .collect()
+    }
+
+    proptest! {
+        #[test]
+        fn packed64_order_is_depth_then_id(
+            a in 0.0f32..1e30, b in 0.0f32..1e30, i: u32, j: u32
+        ) {
+            let (pa, pb) = (pack64(a, i).unwrap(), pack64(b, j).unwrap());
+            prop_assert_eq!(Some(pa.cmp(&pb)), (a, i).partial_cmp(&(b, j)));
+            prop_assert_eq!(unpack64(pa), Some((a, i)));
+        }
+
+        #[test]
+        fn packed32_order_is_code_then_id_and_codes_follow_depths(
+            depth_bits in 8u32..=24, a in 0.5f32..20.0, b in 0.5f32..20.0,
+            i in 0u32..256, j in 0u32..256
+        ) {
+            let packing = Packing32::new(depth_bits, 0.5, 20.0).unwrap();
+            let (ca, cb) = (packing.depth_code(a).unwrap(), packing.depth_code(b).unwrap());
+            let (pa, pb) = (packing.pack(a, i).unwrap(), packing.pack(b, j).unwrap());
+            prop_assert_eq!(pa.cmp(&pb), (ca, i).cmp(&(cb, j)));
+            if a < b {
+                prop_assert!(ca <= cb, "depth {a} < {b} but code {ca} > {cb}");
+            }
+            prop_assert_eq!(packing.unpack(pa), Some((ca, i)));
+            // The middle of the bin is within half a bin of the depth (and a few f32 roundings).
+            let err = (packing.decode_depth(ca) - a).abs();
+            prop_assert!(err <= 0.5 * packing.step() + 4.0 * f32::EPSILON * 20.0, "{err}");
+        }
+    }
+
+    #[test]
+    fn equal_depths_are_won_by_the_lower_id() {
+        let at = |depth| ScreenPoint {
+            x: 0.5,
+            y: 0.5,
+            depth,
+        };
+        let points = [at(3.0), at(2.0), at(2.0), at(5.0)];
+        let image = splat64(&points, 1, 1, 2).unwrap();
+        assert_eq!(unpack64(image[0]), Some((2.0, 1)));
+        // In 16 bits over 10 m, 2.0 and 2.0001 share a bin: the lower id wins though it is
+        // the farther point; that is the price of 16 bits (a bin is 0.15 mm wide).
+        let packing = Packing32::new(16, 0.0, 10.0).unwrap();
+        let points = [at(3.0), at(2.0001), at(2.0)];
+        let image = splat32(&points, 1, 1, 3, &packing).unwrap();
+        let (code, id) = packing.unpack(image[0]).unwrap();
+        assert_eq!(id, 1);
+        assert_eq!(code, packing.depth_code(2.0).unwrap());
+    }
+
+    #[test]
+    fn splat64_matches_the_sequential_depth_test_for_any_thread_count() {
+        let points = scattered(5_000, 13, 7, 1);
+        let want = reference64(&points, 13, 7);
+        assert!(want.iter().all(|&v| v != EMPTY64), "every pixel is hit");
+        for threads in [1, 2, 3, 8] {
+            assert_eq!(splat64(&points, 13, 7, threads).unwrap(), want, "{threads}");
+        }
+    }
+
+    #[test]
+    fn splat32_keeps_the_nearest_point_up_to_one_bin() {
+        let (w, h) = (16, 16);
+        let points = scattered(20_000, w, h, 2);
+        let packing = Packing32::new(16, 0.0, 12.0).unwrap();
+        let exact = splat64(&points, w, h, 2).unwrap();
+        let coarse = splat32(&points, w, h, 2, &packing).unwrap();
+        for (e, c) in exact.iter().zip(&coarse) {
+            let (d_exact, _) = unpack64(*e).unwrap();
+            let (_, id) = packing.unpack(*c).unwrap();
+            let d_chosen = points[id as usize].depth;
+            // The 16-bit winner may be a different point, but never one a full bin behind
+            // (the 0.1 % allows for f32 rounding at a bin's edge).
+            assert!(
+                d_chosen - d_exact < packing.step() * 1.001,
+                "{d_chosen} vs {d_exact}"
+            );
+        }
+    }
+
+    #[test]
+    fn bin_widths_quoted_in_the_book() {
+        let mm = |bits, near, far| Packing32::new(bits, near, far).unwrap().step() * 1e3;
+        assert!((mm(16, 0.0, 10.0) - 0.1526).abs() < 1e-4);
+        assert!((mm(24, 0.0, 10.0) - 0.000_596).abs() < 1e-6);
+        assert!((mm(16, 0.1, 1000.0) - 15.26).abs() < 1e-2);
+    }
+
+    #[test]
+    fn bad_input_is_refused_with_a_reason() {
+        assert!(matches!(pack64(-1.0, 0), Err(PackError::BadDepth { .. })));
+        assert!(matches!(
+            pack64(f32::NAN, 0),
+            Err(PackError::BadDepth { .. })
+        ));
+        assert_eq!(pack64(-0.0, 7).unwrap(), pack64(0.0, 7).unwrap());
+        assert!(matches!(
+            Packing32::new(28, 0.0, 1.0),
+            Err(PackError::DepthBits { depth_bits: 28 })
+        ));
+        assert!(matches!(
+            Packing32::new(16, 2.0, 1.0),
+            Err(PackError::Range { .. })
+        ));
+        let packing = Packing32::new(24, 0.0, 1.0).unwrap();
+        let err = packing.pack(0.5, 256).unwrap_err();
+        assert!(err.to_string().contains("ids 0 to 255"), "{err}");
+        assert!(matches!(
+            packing.pack(1.0, 0),
+            Err(PackError::DepthOutOfRange { .. })
+        ));
+        let many = vec![
+            ScreenPoint {
+                x: 0.0,
+                y: 0.0,
+                depth: 0.5
+            };
+            257
+        ];
+        assert!(matches!(
+            splat32(&many, 1, 1, 1, &packing),
+            Err(PackError::IdTooLarge { id: 256, .. })
+        ));
+        assert!(matches!(
+            splat64(&many, 0, 1, 1),
+            Err(PackError::Image { .. })
+        ));
+        assert!(matches!(splat64(&many, 1, 1, 0), Err(PackError::NoThreads)));
+    }
+}

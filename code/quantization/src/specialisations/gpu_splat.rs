@@ -1,0 +1,68 @@
+//! The 32-bit depth test on the GPU: one invocation per point, one `atomicMin` per pixel.
+
+use gpu_context::GpuContext;
+
+use super::atomic_depth::{EMPTY32, PackError, Packing32, ScreenPoint, check_ids, check_image};
+
+/// The kernel (`splat` entry point).
+pub const SHADER: &str = include_str!("../wgsl/splat_atomic_min.wgsl");
+
+/// At most this many workgroups in one dispatch; the kernel's loop covers the rest.
+const MAX_GROUPS: u32 = 65_535;
+
+/// The kernel's `Params`, field for field.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Params {
+    width: u32,
+    height: u32,
+    count: u32,
+    id_bits: u32,
+    near: f32,
+    far: f32,
+    scale: f32,
+    max_code: u32,
+}
+
+// ANCHOR: gpu_splat32
+/// What [`super::atomic_depth::splat32`] computes, on the GPU: every pixel's smallest packed
+/// value ([`EMPTY32`] where no point landed).
+pub fn gpu_splat32(
+    ctx: &GpuContext,
+    points: &[ScreenPoint],
+    width: u32,
+    height: u32,
+    packing: &Packing32,
+) -> Result<Vec<u32>, PackError> {
+    let pixels = check_image(width, height)?;
+    check_ids(points.len(), packing)?;
+    if points.is_empty() {
+        return Ok(vec![EMPTY32; pixels]);
+    }
+    let params = Params {
+        width,
+        height,
+        count: points.len() as u32,
+        id_bits: packing.id_bits(),
+        near: packing.near(),
+        far: packing.far(),
+        scale: packing.scale(),
+        max_code: packing.max_code(),
+    };
+    let params = ctx.upload("splat params", &[params])?;
+    let points_buf = ctx.upload("splat points", points)?;
+    let image = ctx.upload("splat image", &vec![EMPTY32; pixels])?;
+    let pipeline = ctx.cached_pipeline("splat_atomic_min", SHADER, "splat")?;
+    let bind_group = ctx.bind_buffers(&pipeline, &[&params, &points_buf, &image]);
+    let groups = gpu_context::workgroups_for(points.len() as u32, 64).min(MAX_GROUPS);
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &bind_group, &[]);
+        pass.dispatch_workgroups(groups, 1, 1);
+    }
+    ctx.queue.submit([encoder.finish()]);
+    Ok(ctx.download::<u32>(&image)?)
+}
+// ANCHOR_END: gpu_splat32
