@@ -5,6 +5,46 @@
 //! and rustc tells LLVM so (the `noalias` attribute). The second takes `Cell`s, which may be views
 //! of the same memory: the compiler must keep every load and store in program order, or check at
 //! run time that the buffers are apart.
+//!
+//! ```
+//! use std::cell::Cell;
+//! use memory_hierarchies::aliasing::{add_twice, add_twice_cells, as_cells, scale_add_cells};
+//!
+//! let mut a = 1;
+//! add_twice(&mut a, &1);
+//! assert_eq!(a, 3);
+//!
+//! // Two Cells may be one: the second addition reads the result of the first.
+//! let x = Cell::new(1);
+//! add_twice_cells(&x, &x); // 1 + 1, then 2 + 2
+//! assert_eq!(x.get(), 4);
+//!
+//! // Overlapping slices of cells: each element adds the one before it, already updated.
+//! let mut values = [1.0, 1.0, 1.0, 1.0];
+//! let cells = as_cells(&mut values);
+//! scale_add_cells(&cells[1..], &cells[..3], 1.0)?;
+//! assert_eq!(values, [1.0, 2.0, 3.0, 4.0]);
+//!
+//! // A chain of three transforms that each move x by one: the last one moves it by three.
+//! use memory_hierarchies::aliasing::{Mat4, chain_transforms};
+//! let mut shift: Mat4 = [0.0; 16];
+//! for i in 0..4 {
+//!     shift[i * 5] = 1.0;
+//! }
+//! shift[3] = 1.0;
+//! let mut world = [[0.0; 16]; 3];
+//! chain_transforms(&mut world, &[shift; 3])?;
+//! assert_eq!(world[2][3], 3.0);
+//! # Ok::<(), memory_hierarchies::MemoryError>(())
+//! ```
+//!
+//! With `&mut` the same call does not compile: a value cannot be lent exclusively and shared at
+//! once.
+//!
+//! ```compile_fail,E0502
+//! let mut x = 1;
+//! memory_hierarchies::aliasing::add_twice(&mut x, &x);
+//! ```
 
 use std::cell::Cell;
 
@@ -13,19 +53,6 @@ use crate::MemoryError;
 // ANCHOR: add_twice
 /// Adds `*b` to `*a` twice. `a` is exclusive, so no store to it can change `*b`: the compiler
 /// reads `*b` once and adds it doubled.
-///
-/// ```
-/// let mut a = 1;
-/// memory_hierarchies::aliasing::add_twice(&mut a, &1);
-/// assert_eq!(a, 3);
-/// ```
-///
-/// One value cannot be passed as both: the borrow checker refuses it.
-///
-/// ```compile_fail,E0502
-/// let mut x = 1;
-/// memory_hierarchies::aliasing::add_twice(&mut x, &x);
-/// ```
 #[inline(never)]
 pub fn add_twice(a: &mut i32, b: &i32) {
     *a += *b;
@@ -34,13 +61,6 @@ pub fn add_twice(a: &mut i32, b: &i32) {
 
 /// The same through `Cell`s, which may be one and the same cell: after the first store to `a`,
 /// `b` must be read again.
-///
-/// ```
-/// use std::cell::Cell;
-/// let x = Cell::new(1);
-/// memory_hierarchies::aliasing::add_twice_cells(&x, &x); // 1 + 1, then 2 + 2
-/// assert_eq!(x.get(), 4);
-/// ```
 #[inline(never)]
 pub fn add_twice_cells(a: &Cell<i32>, b: &Cell<i32>) {
     a.set(a.get() + b.get());
@@ -59,13 +79,6 @@ fn same_length(what: &'static str, dst: usize, src: usize) -> Result<(), MemoryE
 // ANCHOR: scale_add
 /// `dst[i] += src[i] * k`. The two slices cannot overlap, so the loop runs four floats at a time
 /// with no check.
-///
-/// ```
-/// let mut dst = [1.0, 2.0, 3.0];
-/// memory_hierarchies::aliasing::scale_add(&mut dst, &[1.0, 1.0, 1.0], 0.5)?;
-/// assert_eq!(dst, [1.5, 2.5, 3.5]);
-/// # Ok::<(), memory_hierarchies::MemoryError>(())
-/// ```
 #[inline(never)]
 pub fn scale_add(dst: &mut [f32], src: &[f32], k: f32) -> Result<(), MemoryError> {
     same_length("scale_add", dst.len(), src.len())?;
@@ -78,16 +91,6 @@ pub fn scale_add(dst: &mut [f32], src: &[f32], k: f32) -> Result<(), MemoryError
 /// The same loop over `Cell`s: `dst` and `src` may overlap. The compiler compares the two
 /// address ranges before the loop and runs the four-wide loop only when they are apart; when
 /// they overlap it runs one element at a time, in order, so every read sees the writes before it.
-///
-/// ```
-/// use std::cell::Cell;
-/// let mut values = [1.0, 1.0, 1.0, 1.0];
-/// let cells = Cell::from_mut(&mut values[..]).as_slice_of_cells();
-/// // Each element adds the one before it, already updated: a running sum.
-/// memory_hierarchies::aliasing::scale_add_cells(&cells[1..], &cells[..3], 1.0)?;
-/// assert_eq!(values, [1.0, 2.0, 3.0, 4.0]);
-/// # Ok::<(), memory_hierarchies::MemoryError>(())
-/// ```
 #[inline(never)]
 pub fn scale_add_cells(dst: &[Cell<f32>], src: &[Cell<f32>], k: f32) -> Result<(), MemoryError> {
     same_length("scale_add_cells", dst.len(), src.len())?;
@@ -116,6 +119,7 @@ fn mat4_mul(out: &mut Mat4, a: &Mat4, b: &Mat4) {
         }
     }
 }
+// ANCHOR_END: mat4
 
 /// The same product through `Cell`s. Every store to `out` may change an element of `a` or `b`
 /// still to be read, so each element is loaded, multiplied and stored one at a time, in order.
@@ -131,24 +135,12 @@ fn mat4_mul_cells(out: &[Cell<f32>; 16], a: &[Cell<f32>; 16], b: &[Cell<f32>; 16
         }
     }
 }
-// ANCHOR_END: mat4
 
 // ANCHOR: chain
 /// Composes a chain of transforms, as a skeleton or a scene graph does: `world[0] = local[0]` and
 /// `world[i] = world[i - 1] · local[i]`. Each product needs the one before it, so there is no loop
 /// to vectorise; the speed-up is inside one product. `split_at_mut` hands out the finished part
 /// and the next matrix as two borrows that cannot overlap.
-///
-/// ```
-/// use memory_hierarchies::aliasing::{Mat4, chain_transforms};
-/// let mut shift: Mat4 = [0.0; 16];
-/// for i in 0..4 { shift[i * 5] = 1.0; }
-/// shift[3] = 1.0; // x += 1
-/// let mut world = [[0.0; 16]; 3];
-/// chain_transforms(&mut world, &[shift; 3])?;
-/// assert_eq!(world[2][3], 3.0); // three shifts by one
-/// # Ok::<(), memory_hierarchies::MemoryError>(())
-/// ```
 #[inline(never)]
 pub fn chain_transforms(world: &mut [Mat4], local: &[Mat4]) -> Result<(), MemoryError> {
     same_length("chain_transforms", world.len(), local.len())?;
