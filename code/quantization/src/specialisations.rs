@@ -1,12 +1,13 @@
 //! Small number formats from graphics, with their errors computed: octahedral normals, colours
 //! in `pack4x8unorm`, depth precision of standard and reversed (inverse) depth buffers, and
 //! Morton (Z-order) indices for tiled textures; a depth and an id packed for one atomic minimum
-//! ([`atomic_depth`], [`gpu_splat`]); and the position error of a quantised point cloud
-//! ([`point_cloud`]).
+//! ([`atomic_depth`]) and a point renderer's depth test built on it ([`splat`] on CPU threads,
+//! [`gpu_splat`] in WGSL); and the position error of a quantised point cloud ([`point_cloud`]).
 
 pub mod atomic_depth;
 pub mod gpu_splat;
 pub mod point_cloud;
+pub mod splat;
 
 // ANCHOR: octahedral
 /// A unit vector folded onto the octahedron |x|+|y|+|z| = 1, flattened to a square, each of the

@@ -3,10 +3,9 @@
 
 use computational_graphs::rng::SplitMix64;
 use gpu_context::GpuContext;
-use quantization::specialisations::atomic_depth::{
-    EMPTY32, PackError, Packing32, ScreenPoint, splat32,
-};
+use quantization::specialisations::atomic_depth::{EMPTY32, PackError, Packing32};
 use quantization::specialisations::gpu_splat::gpu_splat32;
+use quantization::specialisations::splat::{ScreenPoint, splat32};
 
 /// Points over and around a `width`×`height` image (some off screen), with depths from 0 to 11 m
 /// (some beyond the far plane), many per pixel, and a run of exactly equal depths.

@@ -2,7 +2,8 @@
 
 use gpu_context::GpuContext;
 
-use super::atomic_depth::{EMPTY32, PackError, Packing32, ScreenPoint, check_ids, check_image};
+use super::atomic_depth::{EMPTY32, PackError, Packing32};
+use super::splat::{ScreenPoint, check_ids, check_image};
 
 /// The kernel (`splat` entry point).
 pub const SHADER: &str = include_str!("../wgsl/splat_atomic_min.wgsl");
@@ -25,7 +26,7 @@ struct Params {
 }
 
 // ANCHOR: gpu_splat32
-/// What [`super::atomic_depth::splat32`] computes, on the GPU: every pixel's smallest packed
+/// What [`super::splat::splat32`] computes, on the GPU: every pixel's smallest packed
 /// value ([`EMPTY32`] where no point landed).
 pub fn gpu_splat32(
     ctx: &GpuContext,
