@@ -25,7 +25,7 @@ mod overlap;
 
 use std::sync::mpsc;
 
-use gpu_context::{GpuContext, GpuError, wgpu};
+use gpu_context::{GpuContext, GpuError, TimedRun, wgpu};
 
 pub use overlap::{ChunkedLinear, Schedule};
 
@@ -187,6 +187,26 @@ impl TransferBuffers {
         copy_out(&self.readback, out)
     }
     // ANCHOR_END: download
+
+    // ANCHOR: device_copies
+    /// Times only the GPU's part of each direction: the copy from the staging buffer into device
+    /// memory, and from device memory into the read-back buffer. With GPU timestamps these
+    /// times leave out everything the CPU does: its copies, the submission and the wait.
+    pub fn time_device_copies(&self, ctx: &GpuContext) -> Result<[TimedRun; 2], TransferError> {
+        self.staging.unmap();
+        let up = ctx.time_commands(|encoder| {
+            encoder.copy_buffer_to_buffer(&self.staging, 0, &self.device, 0, self.padded);
+        });
+        let down = ctx.time_commands(|encoder| {
+            encoder.copy_buffer_to_buffer(&self.device, 0, &self.readback, 0, self.padded);
+        });
+        // Mapped again before any error returns, so the next staged upload finds it ready.
+        let remapped = request_map(&self.staging, wgpu::MapMode::Write);
+        ctx.wait()?;
+        finish_map(&remapped, "staging")?;
+        Ok([up?, down?])
+    }
+    // ANCHOR_END: device_copies
 
     fn check_len(&self, got: usize) -> Result<(), TransferError> {
         if got == self.len {

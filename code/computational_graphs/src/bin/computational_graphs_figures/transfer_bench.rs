@@ -3,22 +3,25 @@
 //! Timed with the CPU clock from before the CPU touches the data to after the GPU has finished:
 //! GPU timestamps would see only the copy on the device, not the CPU's copy into staging memory,
 //! the submission, the wait or the CPU's copy out of mapped memory, which are most of a small
-//! transfer's cost.
+//! transfer's cost. The device's copies are also timed on their own, with GPU timestamps where
+//! the adapter has them, to show how much of a transfer they are.
 
 use std::time::Instant;
 
 use bench_harness::{Csv, LineChart, Progress, Series, Stats, figures_dir};
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::transfers::{TransferBuffers, TransferError};
-use gpu_context::GpuContext;
+use gpu_context::{GpuContext, TimingSource};
 
 use crate::args::Args;
 use crate::charts::subtitle;
 
-const PATHS: [&str; 3] = [
+const PATHS: [&str; 5] = [
     "upload: write_buffer",
     "upload: mapped staging + copy",
     "download: copy + map_async",
+    "device copy only: staging → device",
+    "device copy only: device → read-back",
 ];
 
 /// 4 KiB, 16 KiB, … up to 256 MiB (16 MiB with `--quick`).
@@ -56,6 +59,29 @@ pub fn timed(
     Ok(Stats::from_seconds(&seconds).expect("at least one sample, never NaN"))
 }
 
+/// The device's copy in each direction on its own, and where its times came from.
+fn time_device_copies(
+    ctx: &GpuContext,
+    buffers: &TransferBuffers,
+    warmup: usize,
+    samples: usize,
+) -> Result<(Stats, Stats, &'static str), TransferError> {
+    let (mut up, mut down) = (Vec::new(), Vec::new());
+    let mut timing = "cpu-wall-clock";
+    for i in 0..warmup + samples.max(1) {
+        let [u, d] = buffers.time_device_copies(ctx)?;
+        if u.source == TimingSource::GpuTimestamps {
+            timing = "gpu-timestamps";
+        }
+        if i >= warmup {
+            up.push(u.time.as_secs_f64());
+            down.push(d.time.as_secs_f64());
+        }
+    }
+    let stats = |s: &[f64]| Stats::from_seconds(s).expect("at least one sample, never NaN");
+    Ok((stats(&up), stats(&down), timing))
+}
+
 pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let sizes = sizes(args.quick);
     let mut csv = Csv::new(&[
@@ -68,6 +94,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
         "p10_gb_s",
         "p90_gb_s",
         "samples",
+        "timing",
     ]);
     let mut series: Vec<Series> = PATHS.iter().map(|p| Series::new(p)).collect();
     let progress = Progress::new(sizes.len() as u64, "transfers");
@@ -79,6 +106,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
         // Touched once here, so that no sample pays for the first write to a fresh page.
         let mut back = vec![0u8; bytes];
         let (warmup, samples) = effort(args.quick, bytes);
+        let (up_copy, down_copy, copy_timing) = time_device_copies(ctx, &buffers, warmup, samples)?;
         let stats = [
             timed(warmup, samples, || {
                 buffers.upload_with_write_buffer(ctx, &data)
@@ -87,11 +115,14 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
                 buffers.upload_through_staging(ctx, &data)
             })?,
             timed(warmup, samples, || buffers.download(ctx, &mut back))?,
+            up_copy,
+            down_copy,
         ];
         if back != data {
             return Err(format!("{bytes} bytes came back different from what went up").into());
         }
-        for ((path, s), line) in PATHS.iter().zip(&stats).zip(&mut series) {
+        let timings = ["cpu-wall-clock"; 3].into_iter().chain([copy_timing; 2]);
+        for (((path, s), line), timing) in PATHS.iter().zip(&stats).zip(&mut series).zip(timings) {
             let gb_s = |seconds: f64| bytes as f64 / seconds / 1e9;
             // The slowest samples give the lowest bandwidth: p10 of GB/s is p90 of time.
             line.point_with_spread(bytes as f64, gb_s(s.median), gb_s(s.p90), gb_s(s.p10));
@@ -105,6 +136,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
                 format!("{:.4}", gb_s(s.p90)),
                 format!("{:.4}", gb_s(s.p10)),
                 s.samples.to_string(),
+                timing.into(),
             ]);
         }
     }
@@ -126,7 +158,8 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     args.sidecar(
         &name,
         "host-to-device and device-to-host transfers, 4 KiB upward in powers of 4: median and \
-         p10/p90 GB/s of the CPU wall clock from the first CPU copy to the GPU's completion",
+         p10/p90 GB/s of the CPU wall clock from the first CPU copy to the GPU's completion, and \
+         of the device's copies alone (GPU timestamps where the adapter has them)",
         Some(ctx.report().to_json()),
     )
     .write(&dir.join(format!("{name}.json")))?;
