@@ -48,6 +48,81 @@ impl From<GraphError> for Error {
     }
 }
 
+impl Error {
+    /// The crate's error for an operator (`op`) whose shape rule refused its inputs.
+    pub fn shape(op: &'static str, error: ShapeError) -> Self {
+        Error::Shape {
+            op,
+            detail: error.to_string(),
+        }
+    }
+}
+
+// ANCHOR: shape_error
+/// Why an operator cannot take inputs of these shapes: what a shape rule such as
+/// [`CustomOperator::output_shape`](crate::graph::CustomOperator::output_shape) answers when it
+/// says no. Every message says what is wrong and what to do; a rule that none of the named cases
+/// fits is [`ShapeError::Invalid`], in the operator's own words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShapeError {
+    /// The operator takes `expected` inputs, described in order by `inputs`, and got `got`.
+    #[error(
+        "takes {}, {inputs}, but got {got}: pass exactly those, in that order",
+        count_inputs(*expected)
+    )]
+    InputCount {
+        expected: usize,
+        inputs: &'static str,
+        got: usize,
+    },
+    /// A matrix product `input · weights` whose inner dimensions differ.
+    #[error(
+        "the input is {}×{} but the weights are {}×{}: the input's columns must equal the \
+         weights' rows (give the input {} columns)",
+        input.0, input.1, weights.0, weights.1, weights.0
+    )]
+    InnerDimension {
+        input: (usize, usize),
+        weights: (usize, usize),
+    },
+    /// A tensor with no rows or no columns; `what` names it ("the image", "the kernel").
+    #[error("{what} is {}×{}: give it at least one row and one column", shape.0, shape.1)]
+    Empty {
+        what: &'static str,
+        shape: (usize, usize),
+    },
+    /// A tensor whose shape is fixed by the others (a bias, an output buffer).
+    #[error("{what} is {}×{} but must be {}×{}", got.0, got.1, expected.0, expected.1)]
+    Mismatch {
+        what: &'static str,
+        got: (usize, usize),
+        expected: (usize, usize),
+    },
+    /// Any other rule, in the operator's own words: what is wrong and what to do.
+    #[error("{reason}")]
+    Invalid { reason: String },
+}
+
+impl ShapeError {
+    /// A [`ShapeError::Invalid`] from any text:
+    /// `ShapeError::invalid("the stride is 0: use 1 or more")`.
+    pub fn invalid(reason: impl Into<String>) -> Self {
+        ShapeError::Invalid {
+            reason: reason.into(),
+        }
+    }
+}
+// ANCHOR_END: shape_error
+
+/// "1 input", "3 inputs".
+fn count_inputs(n: usize) -> String {
+    if n == 1 {
+        "1 input".into()
+    } else {
+        format!("{n} inputs")
+    }
+}
+
 /// The rules an operator list must keep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rule {

@@ -35,4 +35,4 @@ pub mod rng;
 pub mod tensor;
 pub mod transfers;
 
-pub use error::Error;
+pub use error::{Error, ShapeError};

@@ -4,7 +4,7 @@ mod common;
 
 use common::assert_close;
 use computational_graphs::compiler::lower::{OpCode, lower, merge_elementwise};
-use computational_graphs::compiler::specialise::preprocess;
+use computational_graphs::compiler::specialise::{PreprocessError, preprocess};
 use computational_graphs::compiler::{Options, compile, compile_choosing_kernels, fuse};
 use computational_graphs::graph::{GraphBuilder, runner_gpu, validate};
 use computational_graphs::ops::gpu::Pipelines;
@@ -122,8 +122,18 @@ fn defines_select_sections_of_a_template() {
     let template = "a\n#ifdef CHECK\nb\n#else\nc\n#endif\nd\n";
     assert_eq!(preprocess(template, &["CHECK"]).unwrap(), "a\nb\nd\n");
     assert_eq!(preprocess(template, &[]).unwrap(), "a\nc\nd\n");
-    assert!(preprocess("#ifdef X\n", &[]).is_err());
-    assert!(preprocess("#endif\n", &[]).is_err());
+    assert_eq!(
+        preprocess("#ifdef X\n", &[]),
+        Err(PreprocessError::Unclosed { open: 1 })
+    );
+    assert_eq!(
+        preprocess("a\n#endif\n", &[]),
+        Err(PreprocessError::EndifWithoutIfdef { line: 2 })
+    );
+    assert_eq!(
+        preprocess("#else\n", &[]),
+        Err(PreprocessError::ElseWithoutIfdef { line: 1 })
+    );
 }
 // ANCHOR_END: specialise_test
 

@@ -6,7 +6,8 @@ mod common;
 use common::{assert_close, random};
 use computational_graphs::compiler::{Options, compile, fuse};
 use computational_graphs::graph::{
-    Custom, CustomKernel, CustomOperator, GraphBuilder, Rule, runner_cpu, runner_gpu, validate,
+    Custom, CustomKernel, CustomOperator, GraphBuilder, Rule, ShapeError, runner_cpu, runner_gpu,
+    validate,
 };
 use computational_graphs::immediate;
 use computational_graphs::ops::gpu::Pipelines;
@@ -38,10 +39,14 @@ impl CustomOperator for Transpose {
         "Transpose"
     }
 
-    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), String> {
+    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), ShapeError> {
         match inputs {
             [(rows, cols)] => Ok((*cols, *rows)),
-            _ => Err(format!("takes one input, got {}", inputs.len())),
+            _ => Err(ShapeError::InputCount {
+                expected: 1,
+                inputs: "the matrix to transpose",
+                got: inputs.len(),
+            }),
         }
     }
 
@@ -131,7 +136,11 @@ fn custom_operator_shape_errors_name_the_operator() {
     };
     assert_eq!(err.rule, Rule::ShapeMismatch);
     assert_eq!(err.operator, "Transpose");
-    assert!(err.detail.contains("takes one input, got 2"), "{err}");
+    assert!(
+        err.detail
+            .contains("takes 1 input, the matrix to transpose, but got 2"),
+        "{err}"
+    );
     let shown = Graph(err).to_string();
     assert!(shown.contains("node 2 (Transpose)"), "{shown}");
 }

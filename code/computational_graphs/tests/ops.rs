@@ -3,11 +3,11 @@
 mod common;
 
 use common::{SHAPES, assert_close, random};
-use computational_graphs::Error;
 use computational_graphs::immediate;
-use computational_graphs::ops::cpu;
 use computational_graphs::ops::gpu::{Kernel, Pipelines};
+use computational_graphs::ops::{cpu, linear_output_shape};
 use computational_graphs::tensor::Tensor2D;
+use computational_graphs::{Error, ShapeError};
 use gpu_context::GpuContext;
 
 // ANCHOR: test_kernel
@@ -106,4 +106,41 @@ fn mismatched_shapes_are_errors_before_any_gpu_work() {
     let bad_bias = random(2, 2, 4);
     let err = cpu::linear(&x, &random(4, 2, 5), &bad_bias).unwrap_err();
     assert!(err.to_string().contains("must be 1×2"), "{err}");
+}
+
+#[test]
+fn the_linear_shape_rule_names_the_dimensions_that_differ() {
+    assert_eq!(linear_output_shape((3, 4), (4, 2), (1, 2)), Ok((3, 2)));
+    let inner = linear_output_shape((3, 4), (5, 2), (1, 2)).unwrap_err();
+    assert_eq!(
+        inner,
+        ShapeError::InnerDimension {
+            input: (3, 4),
+            weights: (5, 2)
+        }
+    );
+    assert!(
+        inner.to_string().contains("give the input 5 columns"),
+        "{inner}"
+    );
+    let bias = linear_output_shape((3, 4), (4, 2), (2, 2)).unwrap_err();
+    assert!(
+        matches!(
+            bias,
+            ShapeError::Mismatch {
+                expected: (1, 2),
+                ..
+            }
+        ),
+        "{bias}"
+    );
+    let count = ShapeError::InputCount {
+        expected: 2,
+        inputs: "x then w",
+        got: 3,
+    };
+    assert_eq!(
+        count.to_string(),
+        "takes 2 inputs, x then w, but got 3: pass exactly those, in that order"
+    );
 }

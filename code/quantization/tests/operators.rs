@@ -120,7 +120,8 @@ fn a_wrong_input_width_is_a_shape_error_naming_the_layer() {
     .unwrap();
     let err = validate(&one_layer(op, 3, 5)).unwrap_err();
     assert!(
-        err.to_string().contains("QuantLinear") && err.to_string().contains("4 features"),
+        err.to_string().contains("QuantLinear")
+            && err.to_string().contains("give the input 4 columns"),
         "{err}"
     );
     assert!(

@@ -130,7 +130,7 @@ pub fn generate(ir: &KernelIr, options: Options) -> Result<GeneratedKernel, Erro
     };
     let (a, b, k) = matmul.unwrap_or((0, 0, 0));
     let source = preprocess(template, &defines)
-        .map_err(unsupported)?
+        .map_err(|e| unsupported(e.to_string()))?
         .replace("{A}", &name(a))
         .replace("{B}", &name(b))
         .replace("{K}", &k.to_string())

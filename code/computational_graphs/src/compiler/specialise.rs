@@ -5,10 +5,21 @@
 
 use std::collections::HashSet;
 
+/// A template whose `#ifdef` sections do not nest properly; lines count from 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PreprocessError {
+    #[error("line {line}: #else without an open #ifdef or #ifndef: open a section above it")]
+    ElseWithoutIfdef { line: usize },
+    #[error("line {line}: #endif without an open #ifdef or #ifndef: remove it")]
+    EndifWithoutIfdef { line: usize },
+    #[error("{open} #ifdef/#ifndef section(s) never closed: end each with #endif")]
+    Unclosed { open: usize },
+}
+
 // ANCHOR: preprocess
 /// Keeps the lines of `source` whose enclosing `#ifdef NAME` / `#ifndef NAME` / `#else` /
 /// `#endif` sections are active for `defines`. Directive lines themselves are dropped.
-pub fn preprocess(source: &str, defines: &[&str]) -> Result<String, String> {
+pub fn preprocess(source: &str, defines: &[&str]) -> Result<String, PreprocessError> {
     let defined: HashSet<&str> = defines.iter().copied().collect();
     // One entry per open section: (this section is active, the enclosing one is active).
     let mut stack: Vec<(bool, bool)> = Vec::new();
@@ -21,10 +32,10 @@ pub fn preprocess(source: &str, defines: &[&str]) -> Result<String, String> {
             ["#ifndef", name] => stack.push((active && !defined.contains(name), active)),
             ["#else"] => match stack.last_mut() {
                 Some((on, outer)) => *on = *outer && !*on,
-                None => return Err(format!("line {}: #else without #ifdef", number + 1)),
+                None => return Err(PreprocessError::ElseWithoutIfdef { line: number + 1 }),
             },
             ["#endif"] if stack.pop().is_none() => {
-                return Err(format!("line {}: #endif without #ifdef", number + 1));
+                return Err(PreprocessError::EndifWithoutIfdef { line: number + 1 });
             }
             ["#endif"] => {}
             _ if active => {
@@ -34,10 +45,9 @@ pub fn preprocess(source: &str, defines: &[&str]) -> Result<String, String> {
             _ => {}
         }
     }
-    if stack.is_empty() {
-        Ok(out)
-    } else {
-        Err("an #ifdef is never closed with #endif".into())
+    match stack.len() {
+        0 => Ok(out),
+        open => Err(PreprocessError::Unclosed { open }),
     }
 }
 // ANCHOR_END: preprocess

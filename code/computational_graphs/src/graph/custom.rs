@@ -12,9 +12,9 @@ use std::sync::Arc;
 use gpu_context::{GpuContext, wgpu};
 
 use super::{BufferId, VerifiedGraph};
-use crate::Error;
 use crate::ops::gpu::Dispatch;
 use crate::tensor::Tensor2D;
+use crate::{Error, ShapeError};
 
 // ANCHOR: custom_operator
 /// A new operator: what shape it produces, how it runs on the CPU, and the kernel that runs it
@@ -24,7 +24,7 @@ pub trait CustomOperator: Send + Sync + 'static {
     fn name(&self) -> &'static str;
 
     /// The output's (rows, cols) for inputs of these shapes, or what is wrong with them.
-    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), String>;
+    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), ShapeError>;
 
     /// The CPU implementation: the reference every GPU result is compared with.
     fn run_cpu(&self, inputs: &[&Tensor2D]) -> Result<Tensor2D, Error>;
@@ -90,10 +90,9 @@ impl std::hash::Hash for Custom {
 pub(crate) fn run_cpu(op: &Custom, inputs: &[&Tensor2D]) -> Result<Tensor2D, Error> {
     let result = op.0.run_cpu(inputs)?;
     let shapes: Vec<_> = inputs.iter().map(|t| t.shape()).collect();
-    let want = op.0.output_shape(&shapes).map_err(|detail| Error::Shape {
-        op: op.name(),
-        detail,
-    })?;
+    let want =
+        op.0.output_shape(&shapes)
+            .map_err(|e| Error::shape(op.name(), e))?;
     if result.shape() != want {
         return Err(Error::Shape {
             op: op.name(),
@@ -170,10 +169,9 @@ pub(crate) fn run_immediate(
     inputs: &[&Tensor2D],
 ) -> Result<Tensor2D, Error> {
     let mut shapes: Vec<_> = inputs.iter().map(|t| t.shape()).collect();
-    let out = op.0.output_shape(&shapes).map_err(|detail| Error::Shape {
-        op: op.name(),
-        detail,
-    })?;
+    let out =
+        op.0.output_shape(&shapes)
+            .map_err(|e| Error::shape(op.name(), e))?;
     shapes.push(out);
     let mut device = Vec::with_capacity(inputs.len() + 1);
     for t in inputs {

@@ -14,7 +14,7 @@ pub mod runner_gpu;
 mod validate;
 mod verified;
 
-pub use crate::error::{GraphError, Rule};
+pub use crate::error::{GraphError, Rule, ShapeError};
 pub use builder::GraphBuilder;
 pub use custom::{Custom, CustomKernel, CustomOperator};
 pub(crate) use custom::{

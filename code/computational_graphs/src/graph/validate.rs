@@ -1,7 +1,7 @@
 //! Validation: an operator list becomes a [`VerifiedGraph`] or an error naming the node and the
 //! rule it broke. Everything a runner would otherwise discover halfway through is checked here.
 
-use crate::error::{GraphError, Rule};
+use crate::error::{GraphError, Rule, ShapeError};
 
 use super::{BufferId, Contents, Node, NodeKind, OpList, Operator, Place, VerifiedGraph};
 
@@ -52,8 +52,8 @@ pub fn validate(list: &OpList) -> Result<VerifiedGraph, GraphError> {
                 ),
             });
         }
-        check_places(list, op, &ids).map_err(|d| fail(Rule::MissingTransfer, d))?;
-        check_shapes(list, op).map_err(|d| fail(Rule::ShapeMismatch, d))?;
+        check_places(list, op, &ids).map_err(|e| fail(Rule::MissingTransfer, e.to_string()))?;
+        check_shapes(list, op).map_err(|e| fail(Rule::ShapeMismatch, e.to_string()))?;
         // After the shape rule, so that an operator's own shape error is the one reported.
         if let Some(&z) = ids
             .iter()
@@ -130,7 +130,17 @@ fn kind_of(op: &Operator) -> NodeKind {
     }
 }
 
-fn check_places(list: &OpList, op: &Operator, ids: &[BufferId]) -> Result<(), String> {
+/// A buffer on the wrong side of the host–device line for the node that touches it.
+#[derive(Debug, thiserror::Error)]
+#[error("\"{name}\" lives on the {actual:?} but must be on the {wanted:?}: {fix}")]
+struct Misplaced {
+    name: String,
+    actual: Place,
+    wanted: Place,
+    fix: &'static str,
+}
+
+fn check_places(list: &OpList, op: &Operator, ids: &[BufferId]) -> Result<(), Misplaced> {
     let place = |id: BufferId| list.buffers[id].place;
     let name = |id: BufferId| &list.buffers[id].name;
     let want: Vec<Place> = match op {
@@ -145,29 +155,30 @@ fn check_places(list: &OpList, op: &Operator, ids: &[BufferId]) -> Result<(), St
             } else {
                 "transfers go between the host and the device"
             };
-            return Err(format!(
-                "\"{}\" lives on the {:?} but must be on the {w:?}: {fix}",
-                name(id),
-                place(id)
-            ));
+            return Err(Misplaced {
+                name: name(id).clone(),
+                actual: place(id),
+                wanted: w,
+                fix,
+            });
         }
     }
     Ok(())
 }
 
-fn check_shapes(list: &OpList, op: &Operator) -> Result<(), String> {
+fn check_shapes(list: &OpList, op: &Operator) -> Result<(), ShapeError> {
     let shape = |id: BufferId| (list.buffers[id].rows, list.buffers[id].cols);
     let show = |(r, c): (usize, usize)| format!("{r}×{c}");
     let expect_out = |out: BufferId, want: (usize, usize)| {
         if shape(out) == want {
             Ok(())
         } else {
-            Err(format!(
+            Err(ShapeError::invalid(format!(
                 "the output \"{}\" is {} but must be {}",
                 list.buffers[out].name,
                 show(shape(out)),
                 show(want)
-            ))
+            )))
         }
     };
     match *op {
@@ -203,12 +214,7 @@ fn check_shapes(list: &OpList, op: &Operator) -> Result<(), String> {
             bias,
             output,
         } => {
-            let out =
-                crate::ops::linear_shape(op.name(), shape(input), shape(weights), shape(bias))
-                    .map_err(|e| match e {
-                        crate::Error::Shape { detail, .. } => detail,
-                        other => other.to_string(),
-                    })?;
+            let out = crate::ops::linear_output_shape(shape(input), shape(weights), shape(bias))?;
             expect_out(output, out)
         }
     }

@@ -4,10 +4,11 @@
 pub mod cpu;
 pub mod gpu;
 
-use crate::Error;
 use crate::tensor::Tensor2D;
+use crate::{Error, ShapeError};
 
-/// Checks that `input · weights + bias` makes sense and returns the output shape.
+/// Checks that `input · weights + bias` makes sense and returns the output shape, as the
+/// crate's [`Error`] of the operator `op`.
 ///
 /// input is m×k, weights k×n, bias 1×n, output m×n.
 pub fn linear_shape(
@@ -16,23 +17,25 @@ pub fn linear_shape(
     weights: (usize, usize),
     bias: (usize, usize),
 ) -> Result<(usize, usize), Error> {
-    let ((m, k), (k2, n)) = (input, weights);
-    if k != k2 {
-        return Err(Error::Shape {
-            op,
-            detail: format!(
-                "the input is {m}×{k} but the weights are {k2}×{n}: the input's columns must equal \
-                 the weights' rows"
-            ),
-        });
+    linear_output_shape(input, weights, bias).map_err(|e| Error::shape(op, e))
+}
+
+/// The shape rule of [`linear_shape`] on its own, for operators that answer with a
+/// [`ShapeError`] (a [`CustomOperator`](crate::graph::CustomOperator) that computes a Linear).
+pub fn linear_output_shape(
+    input: (usize, usize),
+    weights: (usize, usize),
+    bias: (usize, usize),
+) -> Result<(usize, usize), ShapeError> {
+    let (m, n) = (input.0, weights.1);
+    if input.1 != weights.0 {
+        return Err(ShapeError::InnerDimension { input, weights });
     }
     if bias != (1, n) {
-        return Err(Error::Shape {
-            op,
-            detail: format!(
-                "the bias is {}×{} but must be 1×{n} (one number per output column)",
-                bias.0, bias.1
-            ),
+        return Err(ShapeError::Mismatch {
+            what: "the bias (one number per output column)",
+            got: bias,
+            expected: (1, n),
         });
     }
     Ok((m, n))

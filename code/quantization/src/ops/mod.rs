@@ -12,29 +12,35 @@ mod sparse_linear;
 pub use quant_linear::{DotKind, QuantLinear};
 pub use sparse_linear::SparseLinear;
 
-use computational_graphs::Error;
+use computational_graphs::{Error, ShapeError};
 
-fn one_input(inputs: &[(usize, usize)], k: usize) -> Result<usize, String> {
+/// m of the one input, an m×k matrix, of a layer with k×n weights.
+fn one_input(inputs: &[(usize, usize)], (k, n): (usize, usize)) -> Result<usize, ShapeError> {
     match inputs {
         [(m, cols)] if *cols == k => Ok(*m),
-        [(_, cols)] => Err(format!(
-            "the input has {cols} columns but the layer takes {k} features: feed it m×{k}"
-        )),
-        _ => Err(format!("takes one input (m×{k}), got {}", inputs.len())),
+        [input] => Err(ShapeError::InnerDimension {
+            input: *input,
+            weights: (k, n),
+        }),
+        _ => Err(ShapeError::InputCount {
+            expected: 1,
+            inputs: "x (m×k)",
+            got: inputs.len(),
+        }),
     }
-}
-
-fn shape_error(op: &'static str, detail: String) -> Error {
-    Error::Shape { op, detail }
 }
 
 fn check_output(op: &'static str, want: (usize, usize), got: (usize, usize)) -> Result<(), Error> {
     if want == got {
         Ok(())
     } else {
-        Err(shape_error(
+        Err(Error::shape(
             op,
-            format!("the output buffer is {got:?}, the layer makes {want:?}"),
+            ShapeError::Mismatch {
+                what: "the output buffer",
+                got,
+                expected: want,
+            },
         ))
     }
 }

@@ -1,8 +1,8 @@
-use computational_graphs::Error;
 use computational_graphs::graph::{CustomKernel, CustomOperator};
 use computational_graphs::tensor::Tensor2D;
+use computational_graphs::{Error, ShapeError};
 
-use super::{check_output, grid, one_input, shape_error, u32_of};
+use super::{check_output, grid, one_input, u32_of};
 use crate::QuantError;
 use crate::int8::{Int8Weights, gemm_i8_i32, quantize_rows};
 
@@ -75,14 +75,14 @@ impl CustomOperator for QuantLinear {
         }
     }
 
-    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), String> {
-        one_input(inputs, self.weights.k).map(|m| (m, self.weights.n))
+    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), ShapeError> {
+        one_input(inputs, (self.weights.k, self.weights.n)).map(|m| (m, self.weights.n))
     }
 
     fn run_cpu(&self, inputs: &[&Tensor2D]) -> Result<Tensor2D, Error> {
         let shapes: Vec<_> = inputs.iter().map(|t| t.shape()).collect();
         self.output_shape(&shapes)
-            .map_err(|d| shape_error(self.name(), d))?;
+            .map_err(|e| Error::shape(self.name(), e))?;
         Ok(self.forward(inputs[0]))
     }
 
@@ -92,7 +92,7 @@ impl CustomOperator for QuantLinear {
         output: (usize, usize),
     ) -> Result<CustomKernel, Error> {
         let op = self.name();
-        let want = self.output_shape(inputs).map_err(|d| shape_error(op, d))?;
+        let want = self.output_shape(inputs).map_err(|e| Error::shape(op, e))?;
         check_output(op, want, output)?;
         let (m, k, n) = (want.0, self.weights.k, self.weights.n);
         let packed = self.weights.packed();

@@ -1,8 +1,8 @@
-use computational_graphs::Error;
 use computational_graphs::graph::{CustomKernel, CustomOperator};
 use computational_graphs::tensor::Tensor2D;
+use computational_graphs::{Error, ShapeError};
 
-use super::{check_output, grid, one_input, shape_error, u32_of};
+use super::{check_output, grid, one_input, u32_of};
 use crate::sparse::Weights;
 
 const SOURCE: &str = include_str!("../wgsl/sparse_linear.wgsl");
@@ -75,15 +75,15 @@ impl CustomOperator for SparseLinear {
         }
     }
 
-    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), String> {
+    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), ShapeError> {
         let (k, n) = self.k_n();
-        one_input(inputs, k).map(|m| (m, n))
+        one_input(inputs, (k, n)).map(|m| (m, n))
     }
 
     fn run_cpu(&self, inputs: &[&Tensor2D]) -> Result<Tensor2D, Error> {
         let shapes: Vec<_> = inputs.iter().map(|t| t.shape()).collect();
         self.output_shape(&shapes)
-            .map_err(|d| shape_error(self.name(), d))?;
+            .map_err(|e| Error::shape(self.name(), e))?;
         let mut y = self.weights.matmul(inputs[0]);
         let n = self.bias.len().max(1);
         for row in y.data_mut().chunks_mut(n) {
@@ -98,7 +98,7 @@ impl CustomOperator for SparseLinear {
         output: (usize, usize),
     ) -> Result<CustomKernel, Error> {
         let op = self.name();
-        let want = self.output_shape(inputs).map_err(|d| shape_error(op, d))?;
+        let want = self.output_shape(inputs).map_err(|e| Error::shape(op, e))?;
         check_output(op, want, output)?;
         let (m, k, n) = (want.0, self.k_n().0, self.k_n().1);
         let (layout, words) = self.layout_words(op)?;

@@ -10,10 +10,10 @@ mod shape;
 
 pub use shape::conv2d_shape;
 
-use computational_graphs::Error;
 use computational_graphs::graph::{Custom, CustomKernel, CustomOperator};
 use computational_graphs::immediate;
 use computational_graphs::tensor::Tensor2D;
+use computational_graphs::{Error, ShapeError};
 use gpu_context::GpuContext;
 
 /// The kernel you write: one invocation per output element.
@@ -31,12 +31,16 @@ pub struct Conv2d {
     pub stride: usize,
 }
 
-fn shape_error(detail: String) -> Error {
-    Error::Shape { op: NAME, detail }
+fn shape_error(error: ShapeError) -> Error {
+    Error::shape(NAME, error)
 }
 
-fn two_inputs(got: usize) -> String {
-    format!("takes two inputs, the image then the kernel, got {got}: pass &[image, kernel]")
+fn two_inputs(got: usize) -> ShapeError {
+    ShapeError::InputCount {
+        expected: 2,
+        inputs: "the image then the kernel (&[image, kernel])",
+        got,
+    }
 }
 
 impl CustomOperator for Conv2d {
@@ -44,7 +48,7 @@ impl CustomOperator for Conv2d {
         NAME
     }
 
-    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), String> {
+    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), ShapeError> {
         match inputs {
             [image, kernel] => conv2d_shape(*image, *kernel, self.stride),
             _ => Err(two_inputs(inputs.len())),
@@ -65,10 +69,10 @@ impl CustomOperator for Conv2d {
     ) -> Result<CustomKernel, Error> {
         let want = self.output_shape(inputs).map_err(shape_error)?;
         if want != output {
-            return Err(shape_error(format!(
+            return Err(shape_error(ShapeError::invalid(format!(
                 "the output buffer is {}×{} but must be {}×{}: declare it with conv2d_shape",
                 output.0, output.1, want.0, want.1
-            )));
+            ))));
         }
         let (image, kernel) = (inputs[0], inputs[1]);
         // The kernel indexes with u32: refuse sizes it cannot address instead of wrapping.

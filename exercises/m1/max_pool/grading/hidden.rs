@@ -78,7 +78,10 @@ fn max_pool_hidden_shapes_and_errors() {
         (1, 1, 2),
     ] {
         match pooled_shape(h, w, k) {
-            Err(text) => assert!(!text.trim().is_empty(), "{h}×{w}, k={k}: empty message"),
+            Err(err) => assert!(
+                !err.to_string().trim().is_empty(),
+                "{h}×{w}, k={k}: empty message"
+            ),
             Ok(shape) => panic!("{h}×{w}, k={k} gave {shape:?} instead of an error"),
         }
     }

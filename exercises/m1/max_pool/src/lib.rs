@@ -10,10 +10,10 @@ mod shape;
 
 pub use shape::pooled_shape;
 
-use computational_graphs::Error;
 use computational_graphs::graph::{Custom, CustomKernel, CustomOperator};
 use computational_graphs::immediate;
 use computational_graphs::tensor::Tensor2D;
+use computational_graphs::{Error, ShapeError};
 use gpu_context::GpuContext;
 
 /// The kernel you write: one invocation per output element.
@@ -29,12 +29,16 @@ pub struct MaxPool {
     pub k: usize,
 }
 
-fn shape_error(detail: String) -> Error {
-    Error::Shape { op: NAME, detail }
+fn shape_error(error: ShapeError) -> Error {
+    Error::shape(NAME, error)
 }
 
-fn one_input(got: usize) -> String {
-    format!("takes one input (the tensor to pool), got {got}: pass exactly one")
+fn one_input(got: usize) -> ShapeError {
+    ShapeError::InputCount {
+        expected: 1,
+        inputs: "the tensor to pool",
+        got,
+    }
 }
 
 impl CustomOperator for MaxPool {
@@ -42,7 +46,7 @@ impl CustomOperator for MaxPool {
         NAME
     }
 
-    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), String> {
+    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), ShapeError> {
         match inputs {
             [(rows, cols)] => pooled_shape(*rows, *cols, self.k),
             _ => Err(one_input(inputs.len())),
@@ -63,10 +67,10 @@ impl CustomOperator for MaxPool {
     ) -> Result<CustomKernel, Error> {
         let want = self.output_shape(inputs).map_err(shape_error)?;
         if want != output {
-            return Err(shape_error(format!(
+            return Err(shape_error(ShapeError::invalid(format!(
                 "the output buffer is {}×{} but must be {}×{}: declare it with pooled_shape",
                 output.0, output.1, want.0, want.1
-            )));
+            ))));
         }
         Ok(CustomKernel {
             source: MAX_POOL_WGSL.into(),

@@ -2,10 +2,10 @@
 //! runs (`runner_cpu`, `runner_gpu`, immediate mode, the op-code compiler). On the CPU both are
 //! the crate's own `ops::cpu::softmax`, the reference the GPU results are checked against.
 
-use computational_graphs::Error;
 use computational_graphs::graph::{CustomKernel, CustomOperator};
 use computational_graphs::ops::cpu;
 use computational_graphs::tensor::Tensor2D;
+use computational_graphs::{Error, ShapeError};
 
 use crate::{MAX_GROUPS_PER_DIMENSION, SINGLE_PASS_WGSL, TREE_WGSL, workgroup_grid};
 
@@ -25,7 +25,7 @@ impl CustomOperator for SoftmaxTree {
         "SoftmaxTree"
     }
 
-    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), String> {
+    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), ShapeError> {
         shape(inputs)
     }
 
@@ -49,7 +49,7 @@ impl CustomOperator for SoftmaxSinglePass {
         "SoftmaxSinglePass"
     }
 
-    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), String> {
+    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), ShapeError> {
         shape(inputs)
     }
 
@@ -83,22 +83,24 @@ fn kernel(source: &str, (rows, cols): (u32, u32), (gx, gy): (u32, u32)) -> Custo
     }
 }
 
-fn shape(inputs: &[(usize, usize)]) -> Result<(usize, usize), String> {
+fn shape(inputs: &[(usize, usize)]) -> Result<(usize, usize), ShapeError> {
     match inputs {
         [(rows, cols)] if *rows > 0 && *cols > 0 => Ok((*rows, *cols)),
-        [(rows, cols)] => Err(format!(
-            "the input is {rows}×{cols}: a softmax needs at least one row of at least one value"
-        )),
-        _ => Err(format!(
-            "takes one input (the tensor whose rows to normalise), but got {}",
-            inputs.len()
-        )),
+        [input] => Err(ShapeError::Empty {
+            what: "the input of a softmax",
+            shape: *input,
+        }),
+        _ => Err(ShapeError::InputCount {
+            expected: 1,
+            inputs: "the tensor whose rows to normalise",
+            got: inputs.len(),
+        }),
     }
 }
 
 /// The shape as the kernels' 32-bit numbers; every element index must fit too.
 fn shape_u32(op: &'static str, inputs: &[(usize, usize)]) -> Result<(u32, u32), Error> {
-    let (rows, cols) = shape(inputs).map_err(|detail| Error::Shape { op, detail })?;
+    let (rows, cols) = shape(inputs).map_err(|e| Error::shape(op, e))?;
     if rows
         .checked_mul(cols)
         .is_none_or(|n| u32::try_from(n).is_err())
@@ -116,6 +118,6 @@ fn shape_u32(op: &'static str, inputs: &[(usize, usize)]) -> Result<(u32, u32), 
 
 fn softmax_cpu(op: &'static str, inputs: &[&Tensor2D]) -> Result<Tensor2D, Error> {
     let shapes: Vec<_> = inputs.iter().map(|t| t.shape()).collect();
-    shape(&shapes).map_err(|detail| Error::Shape { op, detail })?;
+    shape(&shapes).map_err(|e| Error::shape(op, e))?;
     Ok(cpu::softmax(inputs[0]))
 }

@@ -2,10 +2,10 @@
 //! runs (`runner_cpu`, `runner_gpu`, immediate mode, the op-code compiler). On the CPU both are
 //! the crate's own `ops::cpu::linear`, the reference the GPU results are checked against.
 
-use computational_graphs::Error;
 use computational_graphs::graph::{CustomKernel, CustomOperator};
-use computational_graphs::ops::{cpu, linear_shape};
+use computational_graphs::ops::{cpu, linear_output_shape};
 use computational_graphs::tensor::Tensor2D;
+use computational_graphs::{Error, ShapeError};
 
 use crate::{NAIVE_WGSL, TILED_WGSL, workgroups};
 
@@ -25,8 +25,8 @@ impl CustomOperator for TiledLinear {
         "TiledLinear"
     }
 
-    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), String> {
-        sizes(self.name(), inputs).map(|(m, _, n)| (m, n))
+    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), ShapeError> {
+        sizes(inputs).map(|(m, _, n)| (m, n))
     }
 
     fn run_cpu(&self, inputs: &[&Tensor2D]) -> Result<Tensor2D, Error> {
@@ -49,8 +49,8 @@ impl CustomOperator for NaiveLinear {
         "NaiveLinear"
     }
 
-    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), String> {
-        sizes(self.name(), inputs).map(|(m, _, n)| (m, n))
+    fn output_shape(&self, inputs: &[(usize, usize)]) -> Result<(usize, usize), ShapeError> {
+        sizes(inputs).map(|(m, _, n)| (m, n))
     }
 
     fn run_cpu(&self, inputs: &[&Tensor2D]) -> Result<Tensor2D, Error> {
@@ -79,30 +79,34 @@ fn kernel(source: &str, (m, k, n): (u32, u32, u32), workgroups: [u32; 3]) -> Cus
 }
 
 /// (m, k, n) of a Linear's input shapes, or what is wrong with them.
-fn sizes(op: &'static str, inputs: &[(usize, usize)]) -> Result<(usize, usize, usize), String> {
+fn sizes(inputs: &[(usize, usize)]) -> Result<(usize, usize, usize), ShapeError> {
     let [x, w, b] = inputs else {
-        return Err(format!(
-            "takes three inputs, x (m×k), w (k×n) and b (1×n), but got {}",
-            inputs.len()
-        ));
+        return Err(ShapeError::InputCount {
+            expected: 3,
+            inputs: "x (m×k), w (k×n) and b (1×n)",
+            got: inputs.len(),
+        });
     };
-    let (m, n) = linear_shape(op, *x, *w, *b).map_err(|e| match e {
-        Error::Shape { detail, .. } => detail,
-        other => other.to_string(),
-    })?;
-    let k = x.1;
-    if m == 0 || k == 0 || n == 0 {
-        return Err(format!(
-            "x is {m}×{k} and w {k}×{n}: every dimension must be at least 1 (an empty matrix \
-             has nothing to multiply)"
-        ));
+    let (m, n) = linear_output_shape(*x, *w, *b)?;
+    // An empty matrix has nothing to multiply (k = 0 empties x and w at once).
+    if m == 0 || x.1 == 0 {
+        return Err(ShapeError::Empty {
+            what: "x",
+            shape: *x,
+        });
     }
-    Ok((m, k, n))
+    if n == 0 {
+        return Err(ShapeError::Empty {
+            what: "w",
+            shape: *w,
+        });
+    }
+    Ok((m, x.1, n))
 }
 
 /// The sizes as the kernels' 32-bit numbers; every element index must fit too.
 fn sizes_u32(op: &'static str, inputs: &[(usize, usize)]) -> Result<(u32, u32, u32), Error> {
-    let (m, k, n) = sizes(op, inputs).map_err(|detail| Error::Shape { op, detail })?;
+    let (m, k, n) = sizes(inputs).map_err(|e| Error::shape(op, e))?;
     let fits = |a: usize, b: usize| a.checked_mul(b).is_some_and(|e| u32::try_from(e).is_ok());
     if !(fits(m, k) && fits(k, n) && fits(m, n)) {
         return Err(Error::Unsupported {
@@ -119,6 +123,6 @@ fn sizes_u32(op: &'static str, inputs: &[(usize, usize)]) -> Result<(u32, u32, u
 
 fn linear_cpu(op: &'static str, inputs: &[&Tensor2D]) -> Result<Tensor2D, Error> {
     let shapes: Vec<_> = inputs.iter().map(|t| t.shape()).collect();
-    sizes(op, &shapes).map_err(|detail| Error::Shape { op, detail })?;
+    sizes(&shapes).map_err(|e| Error::shape(op, e))?;
     cpu::linear(inputs[0], inputs[1], inputs[2])
 }

@@ -57,7 +57,7 @@ fn time_kernel(
     x: &Tensor2D,
     reps: usize,
 ) -> anyhow::Result<f64> {
-    let out_shape = op.output_shape(&[x.shape()]).map_err(anyhow::Error::msg)?;
+    let out_shape = op.output_shape(&[x.shape()])?;
     let kernel = op.gpu_kernel(&[x.shape()], out_shape)?;
     let pipeline = ctx.cached_pipeline(op.name(), &kernel.source, kernel.entry_point)?;
     let params = ctx.upload("params", &kernel.params)?;

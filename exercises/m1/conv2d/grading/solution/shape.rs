@@ -1,28 +1,34 @@
+use computational_graphs::ShapeError;
+
 /// The output (rows, cols) of a convolution without padding (solution).
 pub fn conv2d_shape(
     image: (usize, usize),
     kernel: (usize, usize),
     stride: usize,
-) -> Result<(usize, usize), String> {
+) -> Result<(usize, usize), ShapeError> {
     let ((h, w), (kh, kw)) = (image, kernel);
     if stride == 0 {
-        return Err("the stride is 0: the kernel must move at least 1 element (stride ≥ 1)".into());
+        return Err(ShapeError::invalid(
+            "the stride is 0: the kernel must move at least 1 element (stride ≥ 1)",
+        ));
     }
     if kh == 0 || kw == 0 {
-        return Err(format!(
-            "the kernel is {kh}×{kw}: give it at least one row and one column"
-        ));
+        return Err(ShapeError::Empty {
+            what: "the kernel",
+            shape: kernel,
+        });
     }
     if h == 0 || w == 0 {
-        return Err(format!(
-            "the image is {h}×{w}: give it at least one row and one column"
-        ));
+        return Err(ShapeError::Empty {
+            what: "the image",
+            shape: image,
+        });
     }
     if kh > h || kw > w {
-        return Err(format!(
+        return Err(ShapeError::invalid(format!(
             "a {kh}×{kw} kernel does not fit inside a {h}×{w} image: use a smaller kernel \
              (or pad the image)"
-        ));
+        )));
     }
     Ok(((h - kh) / stride + 1, (w - kw) / stride + 1))
 }
