@@ -72,6 +72,17 @@ impl<T> Tree<T> {
 }
 // ANCHOR_END: tree
 
+/// An edge that names a node the graph does not have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "edge ({from}, {to}) names a node outside 0..{nodes}: give the graph more nodes or fix the edge"
+)]
+pub struct EdgeOutOfRange {
+    pub from: u32,
+    pub to: u32,
+    pub nodes: usize,
+}
+
 // ANCHOR: graph
 /// A directed graph in compressed sparse row (CSR) form: the neighbours of node `v` are
 /// `targets[offsets[v]..offsets[v + 1]]`. Two flat arrays, no per-node allocation.
@@ -82,14 +93,11 @@ pub struct Graph {
 
 impl Graph {
     /// Builds the graph from an edge list; an edge naming a node `>= nodes` is an error.
-    pub fn from_edges(nodes: usize, edges: &[(u32, u32)]) -> Result<Self, String> {
+    pub fn from_edges(nodes: usize, edges: &[(u32, u32)]) -> Result<Self, EdgeOutOfRange> {
         let mut degree = vec![0usize; nodes + 1];
         for &(from, to) in edges {
             if from as usize >= nodes || to as usize >= nodes {
-                return Err(format!(
-                    "edge ({from}, {to}) names a node outside 0..{nodes}: \
-                     give the graph more nodes or fix the edge"
-                ));
+                return Err(EdgeOutOfRange { from, to, nodes });
             }
             degree[from as usize + 1] += 1;
         }
@@ -211,6 +219,14 @@ mod tests {
     #[test]
     fn a_bad_edge_is_an_error_that_says_what_to_fix() {
         let err = Graph::from_edges(3, &[(0, 3)]).err().unwrap();
-        assert!(err.contains("outside 0..3"), "{err}");
+        assert_eq!(
+            err,
+            EdgeOutOfRange {
+                from: 0,
+                to: 3,
+                nodes: 3
+            }
+        );
+        assert!(err.to_string().contains("outside 0..3"), "{err}");
     }
 }

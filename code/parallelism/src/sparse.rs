@@ -1,5 +1,18 @@
 //! Sparse (CSR) vs dense matrix-vector products: which wins depends on the density.
 
+/// A dense matrix whose number of entries does not match the shape it was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "a {rows}×{cols} matrix has {} entries, but {given} were given: pass rows·cols values, \
+     row by row",
+    rows * cols
+)]
+pub struct DenseSizeError {
+    pub rows: usize,
+    pub cols: usize,
+    pub given: usize,
+}
+
 // ANCHOR: csr
 /// A sparse matrix in compressed sparse row form: row `r`'s non-zeros are
 /// `values[row_start[r]..row_start[r + 1]]`, in the columns `cols[…]` at the same positions.
@@ -13,13 +26,13 @@ pub struct Csr {
 
 impl Csr {
     /// Keeps the non-zeros of a row-major dense matrix.
-    pub fn from_dense(dense: &[f32], rows: usize, cols: usize) -> Result<Self, String> {
+    pub fn from_dense(dense: &[f32], rows: usize, cols: usize) -> Result<Self, DenseSizeError> {
         if dense.len() != rows * cols {
-            return Err(format!(
-                "a {rows}×{cols} matrix has {} entries, but {} were given",
-                rows * cols,
-                dense.len()
-            ));
+            return Err(DenseSizeError {
+                rows,
+                cols,
+                given: dense.len(),
+            });
         }
         let mut csr = Self {
             rows,
@@ -123,6 +136,13 @@ mod tests {
 
     #[test]
     fn a_wrong_size_is_an_error() {
-        assert!(Csr::from_dense(&[1.0; 5], 2, 3).is_err());
+        assert_eq!(
+            Csr::from_dense(&[1.0; 5], 2, 3).err(),
+            Some(DenseSizeError {
+                rows: 2,
+                cols: 3,
+                given: 5
+            })
+        );
     }
 }

@@ -77,7 +77,12 @@ fn spsc_reports_full_and_empty() {
 #[test]
 fn spsc_rejects_a_bad_capacity_with_advice() {
     let err = spsc::ring_buffer::<u8>(10).err().unwrap();
-    assert!(err.contains("power of two") && err.contains("16"), "{err}");
+    assert_eq!(err, spsc::CapacityError { capacity: 10 });
+    let text = err.to_string();
+    assert!(
+        text.contains("power of two") && text.contains("16"),
+        "{text}"
+    );
 }
 
 #[test]

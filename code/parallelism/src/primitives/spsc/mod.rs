@@ -13,13 +13,20 @@ pub mod s2_correct;
 
 pub use s2_correct::{Consumer, Producer, ring_buffer};
 
+/// A ring buffer capacity that is zero or not a power of two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "ring buffer capacity {capacity} is not a power of two: use e.g. {}",
+    (*capacity).max(1).next_power_of_two()
+)]
+pub struct CapacityError {
+    pub capacity: usize,
+}
+
 /// The capacity must be a power of two (so wrapping is a mask) and not zero.
-pub fn check_capacity(capacity: usize) -> Result<(), String> {
+pub fn check_capacity(capacity: usize) -> Result<(), CapacityError> {
     if capacity == 0 || !capacity.is_power_of_two() {
-        return Err(format!(
-            "ring buffer capacity {capacity} is not a power of two: use e.g. {}",
-            capacity.max(1).next_power_of_two()
-        ));
+        return Err(CapacityError { capacity });
     }
     Ok(())
 }

@@ -39,7 +39,7 @@ pub struct RelaxedConsumer<T> {
 /// A ring of `capacity` slots (a power of two), split into its two ends.
 pub fn relaxed_ring_buffer<T>(
     capacity: usize,
-) -> Result<(RelaxedProducer<T>, RelaxedConsumer<T>), String> {
+) -> Result<(RelaxedProducer<T>, RelaxedConsumer<T>), super::CapacityError> {
     super::check_capacity(capacity)?;
     let slots = (0..capacity)
         .map(|_| UnsafeCell::new(MaybeUninit::uninit()))

@@ -37,7 +37,7 @@ pub struct Consumer<T> {
 // ANCHOR_END: ring
 
 /// A ring of `capacity` slots (a power of two), split into its two ends.
-pub fn ring_buffer<T>(capacity: usize) -> Result<(Producer<T>, Consumer<T>), String> {
+pub fn ring_buffer<T>(capacity: usize) -> Result<(Producer<T>, Consumer<T>), super::CapacityError> {
     super::check_capacity(capacity)?;
     let slots = (0..capacity)
         .map(|_| UnsafeCell::new(MaybeUninit::uninit()))
