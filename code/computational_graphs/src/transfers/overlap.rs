@@ -173,6 +173,7 @@ impl ChunkedLinear {
     // ANCHOR_END: serial
 
     // ANCHOR: pipelined
+    /// One submission per chunk, and a wait only when `in_flight` chunks are already submitted.
     fn pipelined(
         &self,
         ctx: &GpuContext,
