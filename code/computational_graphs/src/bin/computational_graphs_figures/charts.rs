@@ -19,7 +19,7 @@ pub struct PytorchRow {
 }
 
 /// Reads `sweep,size,depth,variant,median_ms,p10_ms,p90_ms,…` (header first).
-pub fn read_pytorch(path: &str) -> Result<Vec<PytorchRow>, String> {
+pub fn read_pytorch(path: &str) -> Result<Vec<PytorchRow>, Box<dyn std::error::Error>> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate().skip(1) {

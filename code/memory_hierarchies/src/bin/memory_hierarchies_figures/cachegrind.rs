@@ -6,6 +6,7 @@ use std::collections::LinkedList;
 use std::path::Path;
 use std::process::Command;
 
+use anyhow::{Context, bail};
 use bench_harness::{Csv, MachineInfo, Progress, Sidecar, black_box, figures_dir};
 use memory_hierarchies::access::{self, Matrix};
 use memory_hierarchies::rng::shuffled;
@@ -37,13 +38,13 @@ const KERNELS: [(&str, &[&str]); 13] = [
 ];
 
 /// Runs one kernel once and returns how many elements it handled. This is what valgrind runs.
-pub fn run_kernel(name: &str, cfg: &Config) -> Result<(), String> {
+pub fn run_kernel(name: &str, cfg: &Config) -> anyhow::Result<()> {
     let elements = kernel(name, cfg)?;
     println!("kernel {name}: {elements} elements");
     Ok(())
 }
 
-fn kernel(name: &str, cfg: &Config) -> Result<usize, String> {
+fn kernel(name: &str, cfg: &Config) -> anyhow::Result<usize> {
     let n = big_u64s(cfg);
     let side = matrix_side(cfg);
     let small = if cfg.quick { 100_000 } else { 1_000_000 };
@@ -117,10 +118,10 @@ fn kernel(name: &str, cfg: &Config) -> Result<usize, String> {
         }
         other => {
             let names: Vec<&str> = KERNELS.iter().map(|k| k.0).collect();
-            return Err(format!(
+            bail!(
                 "unknown kernel `{other}`; choose one of: {}, inline_inlined",
                 names.join(", ")
-            ));
+            );
         }
     })
 }
@@ -135,7 +136,7 @@ fn geometry(bytes: u64, preferred_ways: u64) -> String {
     format!("{bytes},{ways},64")
 }
 
-pub fn run_all(cfg: &Config) -> Result<(), String> {
+pub fn run_all(cfg: &Config) -> anyhow::Result<()> {
     let valgrind = Command::new("valgrind").arg("--version").output();
     if !valgrind.is_ok_and(|o| o.status.success()) {
         eprintln!(
@@ -147,9 +148,9 @@ pub fn run_all(cfg: &Config) -> Result<(), String> {
     let machine = MachineInfo::detect();
     let d1 = geometry(machine.data_cache_bytes(1).unwrap_or(32 << 10), 8);
     let ll = geometry(cfg.llc as u64, 16);
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let exe = std::env::current_exe().context("cannot find this program")?;
     let work = std::env::temp_dir().join(format!("memory_cachegrind_{}", std::process::id()));
-    std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
+    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
     let mut csv = Csv::new(&[
         "kernel",
         "elements",
@@ -187,14 +188,12 @@ pub fn run_all(cfg: &Config) -> Result<(), String> {
         if cfg.quick {
             cmd.arg("--quick");
         }
-        let output = cmd
-            .output()
-            .map_err(|e| format!("could not start valgrind: {e}"))?;
+        let output = cmd.output().context("could not start valgrind")?;
         if !output.status.success() {
-            return Err(format!(
+            bail!(
                 "valgrind failed on kernel {name}:\n{}",
                 String::from_utf8_lossy(&output.stderr)
-            ));
+            );
         }
         let stdout = String::from_utf8_lossy(&output.stdout);
         let elements: usize = stdout
@@ -202,7 +201,7 @@ pub fn run_all(cfg: &Config) -> Result<(), String> {
             .find_map(|l| l.strip_prefix(&format!("kernel {name}: ")))
             .and_then(|l| l.split_whitespace().next())
             .and_then(|n| n.parse().ok())
-            .ok_or_else(|| format!("kernel {name} did not say how many elements it ran"))?;
+            .with_context(|| format!("kernel {name} did not say how many elements it ran"))?;
         let counts = parse_cg_out(&out_file, functions)?;
         let get = |e: &str| counts.iter().find(|c| c.0 == e).map_or(0, |c| c.1);
         let per = |x: u64| format!("{:.4}", x as f64 / elements as f64);
@@ -232,7 +231,7 @@ pub fn run_all(cfg: &Config) -> Result<(), String> {
     progress.finish();
     let _ = std::fs::remove_dir_all(&work);
     let dir = figures_dir();
-    let io = |e: std::io::Error| format!("could not write memory_cachegrind: {e}");
+    let io = |e: std::io::Error| anyhow::Error::new(e).context("could not write memory_cachegrind");
     csv.write(&dir.join("memory_cachegrind.csv")).map_err(io)?;
     let mut sidecar = Sidecar::new(
         "memory_cachegrind",
@@ -254,17 +253,17 @@ pub fn run_all(cfg: &Config) -> Result<(), String> {
 }
 
 /// Sums the event counts of every function whose name contains one of `functions`.
-fn parse_cg_out(path: &Path, functions: &[&str]) -> Result<Vec<(String, u64)>, String> {
+fn parse_cg_out(path: &Path, functions: &[&str]) -> anyhow::Result<Vec<(String, u64)>> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read cachegrind output {}: {e}", path.display()))?;
-    parse_cg_text(&text, functions).map_err(|e| format!("{}: {e}", path.display()))
+        .with_context(|| format!("cannot read cachegrind output {}", path.display()))?;
+    parse_cg_text(&text, functions).with_context(|| path.display().to_string())
 }
 
-fn parse_cg_text(text: &str, functions: &[&str]) -> Result<Vec<(String, u64)>, String> {
+fn parse_cg_text(text: &str, functions: &[&str]) -> anyhow::Result<Vec<(String, u64)>> {
     let events: Vec<String> = text
         .lines()
         .find_map(|l| l.strip_prefix("events:"))
-        .ok_or("no `events:` line: is this a cachegrind output file?")?
+        .context("no `events:` line: is this a cachegrind output file?")?
         .split_whitespace()
         .map(str::to_owned)
         .collect();
@@ -283,9 +282,7 @@ fn parse_cg_text(text: &str, functions: &[&str]) -> Result<Vec<(String, u64)>, S
         }
     }
     if !matched {
-        return Err(format!(
-            "no function matching {functions:?}: was the kernel inlined away?"
-        ));
+        bail!("no function matching {functions:?}: was the kernel inlined away?");
     }
     Ok(events.into_iter().zip(totals).collect())
 }
@@ -320,7 +317,7 @@ summary: 1121 1061 1004
     #[test]
     fn says_when_nothing_matches() {
         let err = parse_cg_text(SAMPLE, &["sum_col_major"]).unwrap_err();
-        assert!(err.contains("inlined away"), "{err}");
+        assert!(err.to_string().contains("inlined away"), "{err}");
         assert!(parse_cg_text("fn=x\n", &["x"]).is_err());
     }
 

@@ -69,20 +69,20 @@ struct Cli {
 }
 
 fn main() {
-    if let Err(message) = run(clap::Parser::parse()) {
-        eprintln!("error: {message}");
+    if let Err(error) = run(clap::Parser::parse()) {
+        eprintln!("error: {error:#}");
         std::process::exit(2);
     }
 }
 
-fn run(cli: Cli) -> Result<(), String> {
+fn run(cli: Cli) -> anyhow::Result<()> {
     let machine = MachineInfo::detect();
     let quick = cli.figures.quick;
     let cfg = Config::new(&machine, quick);
     if let Some(kernel) = cli.cachegrind {
         return cachegrind::run_kernel(&kernel, &cfg);
     }
-    cli.figures.start(&SECTIONS).map_err(|e| e.to_string())?;
+    cli.figures.start(&SECTIONS)?;
     println!("machine: {}", machine.summary());
     for c in &machine.caches {
         println!(
@@ -101,7 +101,7 @@ fn run(cli: Cli) -> Result<(), String> {
         if quick { ", quick run" } else { "" }
     );
     let wants = |s: &str| cli.figures.wants(s);
-    let io = |e: std::io::Error| format!("could not write a figure: {e}");
+    let io = |e: std::io::Error| anyhow::Error::new(e).context("could not write a figure");
     if wants("latency") {
         sweeps::latency_and_bandwidth(&cfg, &machine).map_err(io)?;
     }
