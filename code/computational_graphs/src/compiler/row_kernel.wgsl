@@ -24,7 +24,9 @@ fn reduce(t: u32, value: f32, take_max: bool) -> f32 {
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let row = group.x;
-    var local_max = -3.4028235e38;
+    // The lowest finite f32, written exactly: the rounded decimal -3.4028235e38 lies just past
+    // it, and strict WGSL compilers (Chrome's) reject it.
+    var local_max = -0x1.fffffep+127f;
     for (var col = t; col < COLS; col += WG) {
         var v = 0.0;
 {BODY}

@@ -7,7 +7,9 @@
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let base = group.x * dims.n;
-    var local_max = -3.4028235e38;
+    // The lowest finite f32, written exactly: the rounded decimal -3.4028235e38 lies just past
+    // it, and strict WGSL compilers (Chrome's) reject it.
+    var local_max = -0x1.fffffep+127f;
     for (var c = t; c < dims.n; c += WG) {
         local_max = max(local_max, input[base + c]);
     }
