@@ -3,6 +3,7 @@
 //! every machine. Run it (once your plan works) with
 //! `cargo run --release -p ex_m1_buffer_reuse --example peak_memory`.
 
+use std::error::Error;
 use std::process::ExitCode;
 
 use computational_graphs::graph::{GraphBuilder, OpList, VerifiedGraph, runner_cpu, validate};
@@ -16,14 +17,14 @@ const SIZE: usize = 256;
 fn main() -> ExitCode {
     match report() {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
+        Err(error) => {
+            eprintln!("error: {error}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn report() -> Result<(), String> {
+fn report() -> Result<(), Box<dyn Error>> {
     println!(
         "{:<36} {:>5} {:>14} {:>11} {:>9} {:>11} {:>6}",
         "graph", "nodes", "device buffers", "allocations", "naive MiB", "planned MiB", "saved"
@@ -48,9 +49,9 @@ fn report() -> Result<(), String> {
     Ok(())
 }
 
-fn row(label: &str, list: &OpList, x: &Tensor2D) -> Result<(), String> {
-    let graph = validate(list).map_err(|e| e.to_string())?;
-    let plan = plan_buffers(&graph, &[]).map_err(|e| e.to_string())?;
+fn row(label: &str, list: &OpList, x: &Tensor2D) -> Result<(), Box<dyn Error>> {
+    let graph = validate(list)?;
+    let plan = plan_buffers(&graph, &[])?;
     check_results(&graph, &plan, x)?;
     let (naive, planned) = (naive_peak_bytes(&graph), plan.peak_bytes());
     let mib = |bytes: u64| bytes as f64 / (1024.0 * 1024.0);
@@ -70,14 +71,16 @@ fn row(label: &str, list: &OpList, x: &Tensor2D) -> Result<(), String> {
 }
 
 /// The plan is only worth its bytes if the results stay exactly those of `runner_cpu`.
-fn check_results(graph: &VerifiedGraph, plan: &BufferPlan, x: &Tensor2D) -> Result<(), String> {
-    let want = runner_cpu::run(graph, std::slice::from_ref(x)).map_err(|e| e.to_string())?;
-    let got = run_planned(graph, plan, std::slice::from_ref(x), &[]).map_err(|e| e.to_string())?;
+fn check_results(
+    graph: &VerifiedGraph,
+    plan: &BufferPlan,
+    x: &Tensor2D,
+) -> Result<(), Box<dyn Error>> {
+    let want = runner_cpu::run(graph, std::slice::from_ref(x))?;
+    let got = run_planned(graph, plan, std::slice::from_ref(x), &[])?;
     if got.outputs != want {
         let why = "the plan shares an allocation between two buffers that are alive together";
-        return Err(format!(
-            "the planned run's results differ from runner_cpu's: {why}"
-        ));
+        return Err(format!("the planned run's results differ from runner_cpu's: {why}").into());
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! output is the same on every machine. Run it (once your pass works) with
 //! `cargo run --release -p ex_m1_inplace_relu --example saved_buffers`.
 
+use std::error::Error;
 use std::process::ExitCode;
 
 use computational_graphs::compiler::fuse;
@@ -16,21 +17,21 @@ const SIZE: usize = 256;
 fn main() -> ExitCode {
     match report() {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
+        Err(error) => {
+            eprintln!("error: {error}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn report() -> Result<(), String> {
+fn report() -> Result<(), Box<dyn Error>> {
     println!(
         "{:<26} {:>7} {:>5} {:>6} {:>8} {:>14} {:>9}",
         "graph", "fused", "nodes", "ReLUs", "in place", "device buffers", "saved MiB"
     );
     for depth in [4, 16, 64] {
         let (list, x) = random_graph(1, SIZE, depth);
-        let graph = validate(&list).map_err(|e| e.to_string())?;
+        let graph = validate(&list)?;
         let label = format!("random_graph(1, {SIZE}, {depth})");
         row(&label, "no", &graph, &x)?;
         row(&label, "yes", &fuse(&graph), &x)?;
@@ -38,17 +39,23 @@ fn report() -> Result<(), String> {
     Ok(())
 }
 
-fn row(label: &str, fused: &str, graph: &VerifiedGraph, x: &Tensor2D) -> Result<(), String> {
+fn row(
+    label: &str,
+    fused: &str,
+    graph: &VerifiedGraph,
+    x: &Tensor2D,
+) -> Result<(), Box<dyn Error>> {
     let plan = plan_in_place(graph);
     let inputs = std::slice::from_ref(x);
-    let want = runner_cpu::run(graph, inputs).map_err(|e| e.to_string())?;
-    let mut runner = AliasedRunner::new(graph, &plan).map_err(|e| e.to_string())?;
+    let want = runner_cpu::run(graph, inputs)?;
+    let mut runner = AliasedRunner::new(graph, &plan)?;
     for _ in 0..2 {
-        if runner.run(inputs).map_err(|e| e.to_string())? != want {
+        if runner.run(inputs)? != want {
             return Err(format!(
                 "{label}: the in-place run differs from runner_cpu: a ReLU overwrote a value \
                  that something still needed"
-            ));
+            )
+            .into());
         }
     }
     let relus = graph

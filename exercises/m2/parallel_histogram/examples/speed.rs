@@ -7,6 +7,7 @@
 //! tests never look at time.
 
 use std::collections::HashSet;
+use std::error::Error;
 use std::process::ExitCode;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -19,17 +20,17 @@ const RUNS: usize = 7;
 fn main() -> ExitCode {
     match report() {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
+        Err(error) => {
+            eprintln!("error: {error}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn report() -> Result<(), String> {
+fn report() -> Result<(), Box<dyn Error>> {
     let data = latencies(SAMPLES);
     // Microseconds: 200 bins of 100 µs up to 20 ms; the tail goes to `above`.
-    let spec = BinSpec::new(0, 20_000, 200).map_err(|e| e.to_string())?;
+    let spec = BinSpec::new(0, 20_000, 200)?;
     let cores = thread::available_parallelism().map_or(1, |n| n.get());
     println!("{SAMPLES} samples, {} bins, {cores} cores", spec.bins());
 
@@ -43,7 +44,7 @@ fn report() -> Result<(), String> {
     loop {
         let mut workers = 0;
         let (got, time) = median_time(|| {
-            let counted = parallel_histogram(&data, &spec, threads).map_err(|e| e.to_string())?;
+            let counted = parallel_histogram(&data, &spec, threads)?;
             workers = counted
                 .takes
                 .iter()
@@ -56,7 +57,8 @@ fn report() -> Result<(), String> {
         if got != *want {
             return Err(format!(
                 "with {threads} threads the histogram differs from the one-thread histogram"
-            ));
+            )
+            .into());
         }
         print_row(threads, workers, time, *one_thread);
         if threads >= cores {
@@ -69,8 +71,8 @@ fn report() -> Result<(), String> {
 
 /// One warm-up run (page faults, thread start-up), then the median of `RUNS`.
 fn median_time(
-    mut f: impl FnMut() -> Result<Histogram, String>,
-) -> Result<(Histogram, Duration), String> {
+    mut f: impl FnMut() -> Result<Histogram, Box<dyn Error>>,
+) -> Result<(Histogram, Duration), Box<dyn Error>> {
     let result = f()?;
     let mut times = Vec::with_capacity(RUNS);
     for _ in 0..RUNS {
