@@ -17,6 +17,7 @@ use winit::window::{Window, WindowId};
 
 use crate::config::{Config, screenshot_paths};
 use crate::engine::{self, Engine, EngineOptions};
+use crate::error::RunError;
 use crate::extension::{NoExtension, PanelExtension};
 use crate::input::{RenderWindowAction, translate};
 use crate::measure::Measurement;
@@ -45,21 +46,21 @@ pub const PANEL_SIZE: [u32; 2] = [320, 420];
 
 // ANCHOR: run
 /// Opens the two windows and runs until one is closed (or a headless run is done).
-pub fn run(config: Config) -> Result<RunReport, String> {
+pub fn run(config: Config) -> Result<RunReport, RunError> {
     run_with(config, Box::new(NoExtension))
 }
 
 /// [`run`], with `extension`'s widgets in the control panel.
-pub fn run_with(config: Config, extension: Box<dyn PanelExtension>) -> Result<RunReport, String> {
+pub fn run_with(config: Config, extension: Box<dyn PanelExtension>) -> Result<RunReport, RunError> {
     let event_loop = EventLoop::<EngineWoke>::with_user_event()
         .build()
-        .map_err(|e| format!("cannot start the event loop: {e} (is there a display? set DISPLAY or WAYLAND_DISPLAY)"))?;
+        .map_err(RunError::EventLoop)?;
     // Nothing to do between events: sleep until the next one.
     event_loop.set_control_flow(ControlFlow::Wait);
     let mut app = App::new(config, extension, event_loop.create_proxy());
     event_loop
         .run_app(&mut app)
-        .map_err(|e| format!("the event loop failed: {e}"))?;
+        .map_err(RunError::EventLoopFailed)?;
     app.finish()
 }
 // ANCHOR_END: run
@@ -87,7 +88,7 @@ struct App {
     /// A headless run: the engine has drawn its frames; the panel takes its screenshot next.
     engine_finished: bool,
     report: RunReport,
-    error: Option<String>,
+    error: Option<RunError>,
     /// "ready" was printed: both windows have drawn (tests wait for it).
     announced: bool,
     /// When egui asked for the panel to be drawn again.
@@ -115,7 +116,7 @@ impl App {
         }
     }
 
-    fn finish(mut self) -> Result<RunReport, String> {
+    fn finish(mut self) -> Result<RunReport, RunError> {
         self.shutdown();
         match self.error.take() {
             Some(e) => Err(e),
@@ -123,14 +124,14 @@ impl App {
         }
     }
 
-    fn fail(&mut self, event_loop: &ActiveEventLoop, message: String) {
-        self.error.get_or_insert(message);
+    fn fail(&mut self, event_loop: &ActiveEventLoop, error: RunError) {
+        self.error.get_or_insert(error);
         event_loop.exit();
     }
 
     // ANCHOR: start
     /// Creates both windows, their surfaces and devices, and starts the engine thread.
-    fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<Running, String> {
+    fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<Running, RunError> {
         let panel_attrs = Window::default_attributes()
             .with_title("Control panel")
             .with_inner_size(PhysicalSize::new(PANEL_SIZE[0], PANEL_SIZE[1]))
@@ -140,35 +141,29 @@ impl App {
             .with_inner_size(PhysicalSize::new(self.config.width, self.config.height))
             // Without a window manager (Xvfb) windows would overlap at (0, 0).
             .with_position(PhysicalPosition::new(PANEL_SIZE[0] as i32 + 20, 0));
-        let window_error = |e| format!("cannot open a window: {e}");
         let panel_window = Arc::new(
             event_loop
                 .create_window(panel_attrs)
-                .map_err(window_error)?,
+                .map_err(RunError::Window)?,
         );
         let render_window = Arc::new(
             event_loop
                 .create_window(render_attrs)
-                .map_err(window_error)?,
+                .map_err(RunError::Window)?,
         );
 
         let instance = RenderGpu::instance_for_display(Box::new(event_loop.owned_display_handle()));
-        let surface_error = |e| format!("cannot make a drawing surface for a window: {e}");
         let render_surface = instance
             .create_surface(render_window.clone())
-            .map_err(surface_error)?;
+            .map_err(RunError::Surface)?;
         let panel_surface = instance
             .create_surface(panel_window.clone())
-            .map_err(surface_error)?;
-        let gpu =
-            RenderGpu::open(instance.clone(), Some(&render_surface)).map_err(|e| e.to_string())?;
+            .map_err(RunError::Surface)?;
+        let gpu = RenderGpu::open(instance.clone(), Some(&render_surface))?;
 
         // One device per drawing thread: each thread owns what it draws with.
-        let (panel_device, panel_queue) =
-            gpu.open_device("panel device").map_err(|e| e.to_string())?;
-        let (engine_device, engine_queue) = gpu
-            .open_device("engine device")
-            .map_err(|e| e.to_string())?;
+        let (panel_device, panel_queue) = gpu.open_device("panel device")?;
+        let (engine_device, engine_queue) = gpu.open_device("engine device")?;
         let adapter_json = gpu.report(&engine_device).to_json();
 
         let size = panel_window.inner_size();
@@ -178,8 +173,7 @@ impl App {
             size.width,
             size.height,
             ColorSpace::Gamma,
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         // The panel is drawn on the event loop's thread, which must never wait for the display.
         let mut panel_config = panel_config;
         panel_config.present_mode =
@@ -191,8 +185,7 @@ impl App {
             size.width,
             size.height,
             ColorSpace::Srgb,
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
 
         // Commands: unbounded, so the event loop never waits on the engine.
         // Status: bounded, and the engine drops routine reports when it is full.
@@ -200,11 +193,8 @@ impl App {
         let (status_tx, status_rx) = crossbeam_channel::bounded(256);
 
         let (recreate_instance, recreate_window) = (instance, render_window.clone());
-        let recreate: engine::SurfaceFactory = Box::new(move || {
-            recreate_instance
-                .create_surface(recreate_window.clone())
-                .map_err(|e| format!("cannot recreate the render surface: {e}"))
-        });
+        let recreate: engine::SurfaceFactory =
+            Box::new(move || recreate_instance.create_surface(recreate_window.clone()));
         let engine = Engine::for_surface(
             engine_device,
             engine_queue,
@@ -227,7 +217,7 @@ impl App {
                 .map(|p| screenshot_paths(p).0),
         };
         let handle = engine::spawn(engine, command_rx, status_tx, wake, options)
-            .map_err(|e| format!("cannot start the render engine thread: {e}"))?;
+            .map_err(RunError::EngineThread)?;
 
         Ok(Running {
             panel_window: PanelWindow::new(
@@ -265,8 +255,7 @@ impl App {
             match handle.join() {
                 Ok(()) => self.report.engine_joined = true,
                 Err(_) => {
-                    self.error
-                        .get_or_insert_with(|| "the render engine thread panicked".into());
+                    self.error.get_or_insert(RunError::EnginePanicked);
                 }
             }
         }
@@ -316,9 +305,7 @@ impl App {
                     }
                 }
             }
-            Err(e) => {
-                return self.fail(event_loop, format!("drawing the control panel failed: {e}"));
-            }
+            Err(e) => return self.fail(event_loop, RunError::Panel(e)),
         }
         if self.config.frames.is_some() && self.engine_finished {
             if let Some(path) = screenshot {
@@ -332,7 +319,7 @@ impl App {
     }
 
     /// Next to each screenshot, `<name>.json`: which machine, adapter and commit drew it.
-    fn write_screenshot_sidecars(&mut self) -> Result<(), String> {
+    fn write_screenshot_sidecars(&mut self) -> Result<(), RunError> {
         let Some(running) = self.running.as_ref() else {
             return Ok(());
         };
@@ -358,9 +345,9 @@ impl App {
                 .notes
                 .push(format!("display: {}", crate::measure::display_name()));
             let path = png.with_extension("json");
-            sidecar
-                .write(&path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            if let Err(source) = sidecar.write(&path) {
+                return Err(RunError::Sidecar { path, source });
+            }
             self.report.files.push(path);
         }
         Ok(())
@@ -388,14 +375,14 @@ impl App {
                 Status::Finished { .. } => self.engine_finished = true,
                 Status::Error(e) if self.config.frames.is_some() || self.measurement.is_some() => {
                     // A headless or measurement run has nobody to read the panel: stop.
-                    let message = format!("the render engine reported: {e}");
-                    return self.fail(event_loop, message);
+                    let error = RunError::EngineReported(e.clone());
+                    return self.fail(event_loop, error);
                 }
                 Status::Error(_) => {}
             }
         }
         if running.panel.shown.engine_gone {
-            return self.fail(event_loop, "the render engine stopped unexpectedly".into());
+            return self.fail(event_loop, RunError::EngineGone);
         }
         if !received.is_empty() {
             running.panel_window.window.request_redraw();
@@ -472,7 +459,7 @@ impl ApplicationHandler<EngineWoke> for App {
                 let size = running.render_window.inner_size();
                 match m.write(&dir, &running.adapter_json, [size.width, size.height]) {
                     Ok(files) => self.report.files.extend(files),
-                    Err(e) => return self.fail(event_loop, e),
+                    Err(e) => return self.fail(event_loop, e.into()),
                 }
                 self.measurement = None;
                 return event_loop.exit();

@@ -3,6 +3,8 @@
 use gpu_context::wgpu;
 use std::path::Path;
 
+use crate::error::CaptureError;
+
 /// An 8-bit RGBA image, rows top to bottom.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Image {
@@ -24,50 +26,49 @@ impl Image {
     }
 
     /// Writes the image as a PNG file, creating the folder if needed.
-    pub fn write_png(&self, path: &Path) -> Result<(), String> {
+    pub fn write_png(&self, path: &Path) -> Result<(), CaptureError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(file_error("create", dir))?;
         }
-        let file = std::fs::File::create(path)
-            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        let file = std::fs::File::create(path).map_err(file_error("create", path))?;
+        let encode = |source| CaptureError::Encode {
+            path: path.to_path_buf(),
+            source,
+        };
         let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), self.width, self.height);
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder
-            .write_header()
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        writer
-            .write_image_data(&self.rgba)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        let mut writer = encoder.write_header().map_err(encode)?;
+        writer.write_image_data(&self.rgba).map_err(encode)
     }
 
     /// Reads an RGBA or RGB 8-bit PNG file (what [`Image::write_png`] writes), for tests.
-    pub fn read_png(path: &Path) -> Result<Image, String> {
-        let file = std::fs::File::open(path)
-            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    pub fn read_png(path: &Path) -> Result<Image, CaptureError> {
+        let file = std::fs::File::open(path).map_err(file_error("open", path))?;
+        let decode = |source| CaptureError::Decode {
+            path: path.to_path_buf(),
+            source,
+        };
         let decoder = png::Decoder::new(std::io::BufReader::new(file));
-        let mut reader = decoder
-            .read_info()
-            .map_err(|e| format!("{} is not a PNG: {e}", path.display()))?;
+        let mut reader = decoder.read_info().map_err(decode)?;
         let size = reader
             .output_buffer_size()
-            .ok_or_else(|| format!("{} is too large", path.display()))?;
+            .ok_or_else(|| CaptureError::TooLarge {
+                path: path.to_path_buf(),
+            })?;
         let mut buf = vec![0; size];
-        let info = reader
-            .next_frame(&mut buf)
-            .map_err(|e| format!("cannot decode {}: {e}", path.display()))?;
+        let info = reader.next_frame(&mut buf).map_err(decode)?;
         let rgba = match info.color_type {
             png::ColorType::Rgba => buf[..info.buffer_size()].to_vec(),
             png::ColorType::Rgb => buf[..info.buffer_size()]
                 .chunks(3)
                 .flat_map(|p| [p[0], p[1], p[2], 255])
                 .collect(),
-            other => {
-                return Err(format!(
-                    "{}: unexpected colour type {other:?}",
-                    path.display()
-                ));
+            colour => {
+                return Err(CaptureError::ColourType {
+                    path: path.to_path_buf(),
+                    colour,
+                });
             }
         };
         Ok(Image {
@@ -75,6 +76,16 @@ impl Image {
             height: info.height,
             rgba,
         })
+    }
+}
+
+/// Wraps an I/O error with what was being done to which file.
+fn file_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> CaptureError {
+    let path = path.to_path_buf();
+    move |source| CaptureError::File {
+        action,
+        path,
+        source,
     }
 }
 
@@ -126,16 +137,12 @@ impl Readback {
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
         texture: &wgpu::Texture,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, CaptureError> {
         use wgpu::TextureFormat as F;
         let bgra = match texture.format() {
             F::Bgra8Unorm | F::Bgra8UnormSrgb => true,
             F::Rgba8Unorm | F::Rgba8UnormSrgb => false,
-            other => {
-                return Err(format!(
-                    "cannot save a {other:?} texture as PNG (8-bit RGBA/BGRA only)"
-                ));
-            }
+            other => return Err(CaptureError::Format(other)),
         };
         let (width, height) = (texture.width(), texture.height());
         // Rows of a texture-to-buffer copy must start at multiples of 256 bytes.
@@ -169,7 +176,7 @@ impl Readback {
     }
 
     /// Waits for the copy (submitted with the encoder) and returns the pixels as RGBA.
-    pub fn finish(self, device: &wgpu::Device) -> Result<Image, String> {
+    pub fn finish(self, device: &wgpu::Device) -> Result<Image, CaptureError> {
         let slice = self.buffer.slice(..);
         let (tx, rx) = std::sync::mpsc::channel();
         slice.map_async(wgpu::MapMode::Read, move |r| {
@@ -177,13 +184,13 @@ impl Readback {
         });
         device
             .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| format!("waiting for the GPU failed: {e}"))?;
+            .map_err(CaptureError::Poll)?;
         rx.recv()
-            .map_err(|_| "the read-back callback never ran".to_owned())?
-            .map_err(|e| format!("mapping the read-back buffer failed: {e}"))?;
+            .map_err(|_| CaptureError::CallbackDropped)?
+            .map_err(CaptureError::Map)?;
         let mapped = slice
             .get_mapped_range()
-            .map_err(|e| format!("reading the mapped buffer failed: {e}"))?;
+            .map_err(CaptureError::MappedRange)?;
         let mut rgba = Vec::with_capacity((self.width * self.height * 4) as usize);
         for row in mapped.chunks(self.padded_row as usize) {
             for px in row[..(self.width * 4) as usize].chunks(4) {

@@ -8,12 +8,14 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::capture::{Image, OffscreenTarget, Readback};
+use crate::error::{CaptureError, FrameError};
 use crate::messages::{Command, Latency};
 use crate::renderer::TriangleRenderer;
 use crate::scene::{Params, Scene};
 
 /// Makes a new surface for the same window, for when the old one is lost.
-pub type SurfaceFactory = Box<dyn FnMut() -> Result<wgpu::Surface<'static>, String> + Send>;
+pub type SurfaceFactory =
+    Box<dyn FnMut() -> Result<wgpu::Surface<'static>, wgpu::CreateSurfaceError> + Send>;
 
 /// Where frames go.
 enum Target {
@@ -26,14 +28,14 @@ enum Target {
 }
 
 /// What happened when the engine tried to draw a frame.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 pub enum FrameOutcome {
     /// A frame was drawn (and presented, for a window).
     Drawn {
         /// Control changes that this frame is the first to show.
         latencies: Vec<Latency>,
         /// A screenshot written with this frame, if one was asked for.
-        screenshot: Option<Result<PathBuf, String>>,
+        screenshot: Option<Result<PathBuf, CaptureError>>,
     },
     /// No frame this time; the reason is for logs (minimised, surface being reconfigured, …).
     Skipped(&'static str),
@@ -176,7 +178,7 @@ impl Engine {
 
     // ANCHOR: draw_frame
     /// Draws one frame with the scene as it is now.
-    pub fn draw_frame(&mut self) -> Result<FrameOutcome, String> {
+    pub fn draw_frame(&mut self) -> Result<FrameOutcome, FrameError> {
         if self.size[0] == 0 || self.size[1] == 0 {
             return Ok(FrameOutcome::Skipped("minimised"));
         }
@@ -213,12 +215,12 @@ impl Engine {
                         return Ok(FrameOutcome::Skipped("surface outdated: reconfigured"));
                     }
                     wgpu::CurrentSurfaceTexture::Lost => {
-                        *surface = recreate()?;
+                        *surface = recreate().map_err(FrameError::RecreateSurface)?;
                         surface.configure(&self.device, config);
                         return Ok(FrameOutcome::Skipped("surface lost: recreated"));
                     }
                     wgpu::CurrentSurfaceTexture::Validation => {
-                        return Err("the surface reported a validation error".into());
+                        return Err(FrameError::SurfaceValidation("render window's"));
                     }
                 };
                 let view = frame.texture.create_view(&Default::default());
@@ -293,14 +295,14 @@ impl Engine {
     }
 
     /// Reads the offscreen target back (an error for a window engine: use a screenshot).
-    pub fn read_pixels(&self) -> Result<Image, String> {
+    pub fn read_pixels(&self) -> Result<Image, FrameError> {
         let Target::Offscreen(t) = &self.target else {
-            return Err("read_pixels needs an offscreen engine".into());
+            return Err(FrameError::NotOffscreen);
         };
         let mut encoder = self.device.create_command_encoder(&Default::default());
         let readback = Readback::record(&self.device, &mut encoder, &t.texture)?;
         self.queue.submit([encoder.finish()]);
-        readback.finish(&self.device)
+        Ok(readback.finish(&self.device)?)
     }
 }
 

@@ -11,12 +11,14 @@
 //! - [`panel`]: the control panel's egui code (no window: testable with egui_kittest);
 //! - [`extension`]: widgets added to the panel from outside the template, and their scene edits;
 //! - [`panel_window`], [`input`], [`app`]: winit glue;
-//! - [`config`]: flags and the TOML file; [`capture`]: PNG screenshots; [`measure`]: `--measure`.
+//! - [`config`]: flags and the TOML file; [`capture`]: PNG screenshots; [`measure`]: `--measure`;
+//! - [`error`]: what can go wrong, step by step.
 
 pub mod app;
 pub mod capture;
 pub mod config;
 pub mod engine;
+pub mod error;
 pub mod extension;
 pub mod input;
 pub mod measure;
@@ -65,7 +67,7 @@ pub fn main_with_extension(
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", error::chain(&e));
             ExitCode::FAILURE
         }
     }

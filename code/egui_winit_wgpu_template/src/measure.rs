@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use bench_harness::{Csv, Sidecar, Stats};
 
+use crate::error::MeasureError;
 use crate::messages::{FrameStats, Latency};
 use crate::panel::PRESETS;
 
@@ -81,14 +82,12 @@ impl Measurement {
         dir: &Path,
         adapter_json: &str,
         size: [u32; 2],
-    ) -> Result<Vec<PathBuf>, String> {
+    ) -> Result<Vec<PathBuf>, MeasureError> {
         if self.fps.is_empty() || self.latencies.is_empty() {
-            return Err(format!(
-                "the measurement collected {} frame-rate reports and {} latencies; \
-                 nothing to write (was the render window drawing?)",
-                self.fps.len(),
-                self.latencies.len()
-            ));
+            return Err(MeasureError::NoSamples {
+                fps_reports: self.fps.len(),
+                latencies: self.latencies.len(),
+            });
         }
         let mut latency_csv = Csv::new(&["change", "frames", "ms"]);
         for (i, l) in self.latencies.iter().enumerate() {
@@ -104,12 +103,19 @@ impl Measurement {
         }
         let seconds = (self.end - self.start).as_secs_f64();
         // Stats works in any unit; it is named for seconds because most benchmarks time things.
-        let stats = |v: Vec<f64>| Stats::from_seconds(&v).ok_or("a sample was not a number");
-        let fps = stats(self.fps.iter().map(|f| f64::from(f.fps)).collect())?;
-        let ms = stats(self.latencies.iter().map(|l| l.ms).collect())?;
-        let frames = stats(self.latencies.iter().map(|l| f64::from(l.frames)).collect())?;
+        let stats =
+            |what, v: Vec<f64>| Stats::from_seconds(&v).ok_or(MeasureError::NotANumber { what });
+        let fps = stats(
+            "frame rate",
+            self.fps.iter().map(|f| f64::from(f.fps)).collect(),
+        )?;
+        let ms = stats("latency", self.latencies.iter().map(|l| l.ms).collect())?;
+        let frames = stats(
+            "latency in frames",
+            self.latencies.iter().map(|l| f64::from(l.frames)).collect(),
+        )?;
         let panel_fps = self.panel_frames as f64 / seconds;
-        let panel = stats(vec![panel_fps])?;
+        let panel = stats("panel frame rate", vec![panel_fps])?;
         let mut summary = Csv::new(&[
             "metric", "median", "p10", "p90", "min", "max", "samples", "unit",
         ]);
@@ -133,14 +139,12 @@ impl Measurement {
         let mut written = Vec::new();
         for (name, csv) in &files {
             let path = dir.join(name);
-            csv.write(&path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            csv.write(&path).map_err(write_error(&path))?;
             written.push(path);
         }
         let table = markdown_table(&fps, &ms, &frames, panel_fps, size, adapter_json);
         let path = dir.join("template_measurements.md");
-        std::fs::write(&path, table)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(&path, table).map_err(write_error(&path))?;
         written.push(path);
         let mut sidecar = Sidecar::new(
             "template_measurements",
@@ -178,12 +182,15 @@ impl Measurement {
         };
         sidecar.notes.push(format!("{build} build"));
         let path = dir.join("template_measurements.json");
-        sidecar
-            .write(&path)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        sidecar.write(&path).map_err(write_error(&path))?;
         written.push(path);
         Ok(written)
     }
+}
+
+fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> MeasureError {
+    let path = path.to_path_buf();
+    move |source| MeasureError::Write { path, source }
 }
 
 /// The X display (e.g. an Xvfb server) or the Wayland display the run used.

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use gpu_context::wgpu;
 
+use crate::error::FrameError;
 use crate::extension::PanelExtension;
 use crate::panel::ControlPanel;
 
@@ -35,7 +36,7 @@ pub trait PanelSurface {
     /// Frees the textures egui no longer needs (after every frame, drawn or not).
     fn free_textures(&mut self, delta: &mut egui::TexturesDelta);
     /// Asks for the next image without waiting for one.
-    fn acquire(&mut self) -> Result<Acquire<Self::Frame>, String>;
+    fn acquire(&mut self) -> Result<Acquire<Self::Frame>, FrameError>;
     /// Configures the surface again after it reported itself outdated or lost.
     fn reconfigure(&mut self);
     /// Draws the tessellated UI into `frame` and presents it (saving it as PNG to `screenshot`).
@@ -45,7 +46,7 @@ pub trait PanelSurface {
         jobs: &[egui::ClippedPrimitive],
         pixels_per_point: f32,
         screenshot: Option<&Path>,
-    ) -> Result<(), String>;
+    ) -> Result<(), FrameError>;
 }
 
 /// The outcome of one panel frame.
@@ -67,7 +68,7 @@ pub fn run_panel_frame<X: PanelExtension, S: PanelSurface>(
     panel: &mut ControlPanel<X>,
     surface: &mut S,
     screenshot: Option<&Path>,
-) -> Result<PanelFrame, String> {
+) -> Result<PanelFrame, FrameError> {
     let output = ctx.run_ui(input, |ui| {
         egui::CentralPanel::default().show(ui, |ui| panel.ui(ui));
     });
@@ -123,7 +124,7 @@ pub fn panel_present_mode(supported: &[wgpu::PresentMode]) -> wgpu::PresentMode 
 /// Sorts wgpu's answer to `get_current_texture` into what the panel does next.
 pub fn classify(
     current: wgpu::CurrentSurfaceTexture,
-) -> Result<Acquire<wgpu::SurfaceTexture>, String> {
+) -> Result<Acquire<wgpu::SurfaceTexture>, FrameError> {
     match current {
         wgpu::CurrentSurfaceTexture::Success(f) | wgpu::CurrentSurfaceTexture::Suboptimal(f) => {
             Ok(Acquire::Ready(f))
@@ -134,7 +135,7 @@ pub fn classify(
             Ok(Acquire::Reconfigure)
         }
         wgpu::CurrentSurfaceTexture::Validation => {
-            Err("the panel's surface reported a validation error".into())
+            Err(FrameError::SurfaceValidation("control panel's"))
         }
     }
 }

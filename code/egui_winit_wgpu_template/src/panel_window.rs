@@ -9,6 +9,7 @@ use winit::event::WindowEvent;
 use winit::window::Window;
 
 use crate::capture::Readback;
+use crate::error::{CaptureError, FrameError};
 use crate::extension::PanelExtension;
 use crate::panel::ControlPanel;
 use crate::panel_frame::{Acquire, PanelFrame, PanelSurface, classify, run_panel_frame};
@@ -92,7 +93,7 @@ impl PanelWindow {
         &mut self,
         panel: &mut ControlPanel<X>,
         screenshot: Option<&Path>,
-    ) -> Result<PanelFrame, String> {
+    ) -> Result<PanelFrame, FrameError> {
         let input = self.egui.take_egui_input(&self.window);
         let ctx = self.egui.egui_ctx().clone();
         let mut frame = run_panel_frame(&ctx, input, panel, &mut self.surface, screenshot)?;
@@ -121,7 +122,7 @@ impl PanelSurface for WgpuPanelSurface {
         }
     }
 
-    fn acquire(&mut self) -> Result<Acquire<wgpu::SurfaceTexture>, String> {
+    fn acquire(&mut self) -> Result<Acquire<wgpu::SurfaceTexture>, FrameError> {
         let size = self.window.inner_size();
         if size.width == 0 || size.height == 0 {
             return Ok(Acquire::Hidden); // minimised
@@ -139,7 +140,7 @@ impl PanelSurface for WgpuPanelSurface {
         jobs: &[egui::ClippedPrimitive],
         pixels_per_point: f32,
         screenshot: Option<&Path>,
-    ) -> Result<(), String> {
+    ) -> Result<(), FrameError> {
         let view = frame.texture.create_view(&Default::default());
         let screen = egui_wgpu::ScreenDescriptor {
             size_in_pixels: [self.config.width, self.config.height],
@@ -174,7 +175,7 @@ impl PanelSurface for WgpuPanelSurface {
             Some(_) if self.config.usage.contains(wgpu::TextureUsages::COPY_SRC) => Some(
                 Readback::record(&self.device, &mut encoder, &frame.texture)?,
             ),
-            Some(_) => return Err("this surface cannot be copied from (no COPY_SRC)".into()),
+            Some(_) => return Err(CaptureError::NotCopyable.into()),
             None => None,
         };
         buffers.push(encoder.finish());

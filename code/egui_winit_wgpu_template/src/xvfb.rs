@@ -4,6 +4,8 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
+use crate::error::XvfbError;
+
 /// A running Xvfb; killed when dropped.
 pub struct Xvfb {
     child: Child,
@@ -14,7 +16,7 @@ pub struct Xvfb {
 impl Xvfb {
     /// Starts Xvfb on a free display number (Xvfb picks it and tells us via `-displayfd`), with
     /// one 1280 × 1024 screen: room for the panel and an 800 × 600 render window side by side.
-    pub fn start() -> Result<Self, String> {
+    pub fn start() -> Result<Self, XvfbError> {
         let mut child = Command::new("Xvfb")
             .args([
                 "-displayfd",
@@ -29,26 +31,22 @@ impl Xvfb {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| {
-                format!(
-                    "cannot start Xvfb ({e}); install it (Debian/Ubuntu: `sudo apt install xvfb`)"
-                )
-            })?;
-        let stdout = child.stdout.take().ok_or("Xvfb has no stdout")?;
+            .map_err(XvfbError::Spawn)?;
         let mut line = String::new();
         // Xvfb writes the display number once it accepts connections.
-        let read = BufReader::new(stdout).read_line(&mut line);
+        let read = match child.stdout.take() {
+            Some(stdout) => BufReader::new(stdout).read_line(&mut line).is_ok(),
+            None => false, // cannot happen: stdout was piped above
+        };
         match (read, line.trim().parse::<u32>()) {
-            (Ok(_), Ok(n)) => Ok(Self {
+            (true, Ok(n)) => Ok(Self {
                 child,
                 display: format!(":{n}"),
             }),
             _ => {
                 let _ = child.kill();
                 let _ = child.wait();
-                Err(format!(
-                    "Xvfb started but did not report a display number (got {line:?})"
-                ))
+                Err(XvfbError::NoDisplay { line })
             }
         }
     }

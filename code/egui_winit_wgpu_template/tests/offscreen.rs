@@ -104,7 +104,11 @@ fn a_minimised_window_draws_nothing_until_restored() {
         height: 0,
     });
     assert!(!e.wants_frame());
-    assert_eq!(e.draw_frame().unwrap(), FrameOutcome::Skipped("minimised"));
+    let outcome = e.draw_frame().unwrap();
+    assert!(
+        matches!(outcome, FrameOutcome::Skipped("minimised")),
+        "{outcome:?}"
+    );
     e.handle(Command::Resize {
         width: 32,
         height: 32,

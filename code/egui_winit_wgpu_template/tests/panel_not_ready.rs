@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crossbeam_channel::Receiver;
 use egui::accesskit::{self, NodeId};
+use egui_winit_wgpu_template::error::FrameError;
 use egui_winit_wgpu_template::messages::{Command, Control};
 use egui_winit_wgpu_template::panel::ControlPanel;
 use egui_winit_wgpu_template::panel_frame::{Acquire, PanelSurface, RETRY_AFTER, run_panel_frame};
@@ -26,7 +27,7 @@ impl PanelSurface for NeverReady {
     fn free_textures(&mut self, delta: &mut egui::TexturesDelta) {
         delta.free.clear();
     }
-    fn acquire(&mut self) -> Result<Acquire<()>, String> {
+    fn acquire(&mut self) -> Result<Acquire<()>, FrameError> {
         self.acquires += 1;
         Ok(Acquire::NotReady)
     }
@@ -37,7 +38,7 @@ impl PanelSurface for NeverReady {
         _: &[egui::ClippedPrimitive],
         _: f32,
         _: Option<&Path>,
-    ) -> Result<(), String> {
+    ) -> Result<(), FrameError> {
         panic!("nothing may be drawn on a surface that never had an image")
     }
 }

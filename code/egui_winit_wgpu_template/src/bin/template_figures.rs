@@ -6,6 +6,8 @@
 
 use std::process::{Command, ExitCode};
 
+use anyhow::{Context, bail};
+
 use egui_winit_wgpu_template::xvfb::Xvfb;
 
 #[derive(clap::Parser)]
@@ -29,13 +31,13 @@ fn main() -> ExitCode {
     match run(cli.figures.quick) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn run(quick: bool) -> Result<(), String> {
+fn run(quick: bool) -> anyhow::Result<()> {
     let figures = bench_harness::figures_dir();
     let has_display =
         std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
@@ -44,7 +46,7 @@ fn run(quick: bool) -> Result<(), String> {
     } else {
         Some(Xvfb::start()?)
     };
-    let me = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let me = std::env::current_exe().context("cannot find this program")?;
     // Relative to the repository root when run from there (as `cargo xtask figures` does), so the
     // path the panel shows in its screenshot is not a path on one machine.
     let cwd = std::env::current_dir().unwrap_or_default();
@@ -74,14 +76,9 @@ fn run(quick: bool) -> Result<(), String> {
             x.configure(&mut cmd);
         }
         eprintln!("running the template with {}", args.join(" "));
-        let status = cmd
-            .status()
-            .map_err(|e| format!("cannot run the template: {e}"))?;
+        let status = cmd.status().context("cannot run the template")?;
         if !status.success() {
-            return Err(format!(
-                "the template run with {} failed ({status})",
-                args.join(" ")
-            ));
+            bail!("the template run with {} failed ({status})", args.join(" "));
         }
     }
     Ok(())

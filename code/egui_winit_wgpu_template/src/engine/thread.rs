@@ -115,7 +115,10 @@ fn run(
                 }
                 match screenshot {
                     Some(Ok(path)) => report.send(Status::Screenshot(path)),
-                    Some(Err(e)) => report.send(Status::Error(format!("screenshot failed: {e}"))),
+                    Some(Err(e)) => report.send(Status::Error(format!(
+                        "screenshot failed: {}",
+                        crate::error::chain(&e)
+                    ))),
                     None => {}
                 }
                 window_frames += 1;
@@ -143,7 +146,7 @@ fn run(
             // Nothing was drawn (occluded, reconfigured): try again shortly, without spinning.
             Ok(FrameOutcome::Skipped(_)) => std::thread::sleep(Duration::from_millis(5)),
             Err(e) => {
-                report.send(Status::Error(e));
+                report.send(Status::Error(crate::error::chain(&e)));
                 std::thread::sleep(Duration::from_millis(100));
             }
         }
