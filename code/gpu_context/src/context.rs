@@ -147,4 +147,19 @@ impl GpuContext {
             .map_err(|e| GpuError::Execution(e.to_string()))
     }
     // ANCHOR_END: wait
+
+    /// [`GpuContext::wait`] as a future, for a caller that must not block (a web page): it
+    /// resolves once the GPU has finished everything submitted before the call.
+    pub async fn wait_async(&self) -> Result<(), GpuError> {
+        let (done, finished) = futures_channel::oneshot::channel();
+        self.queue.on_submitted_work_done(move || {
+            let _ = done.send(());
+        });
+        // Natively the callback runs inside `poll`; in a browser the page's event loop runs it.
+        #[cfg(not(target_arch = "wasm32"))]
+        self.wait()?;
+        finished
+            .await
+            .map_err(|_| GpuError::Execution("the device dropped the wait (was it lost?)".into()))
+    }
 }

@@ -41,6 +41,7 @@ fn gpu_async_download_reads_what_the_blocking_one_reads() {
         pollster::block_on(ctx.download_async::<u32>(&buffer)).unwrap(),
         data
     );
+    pollster::block_on(ctx.wait_async()).unwrap();
     let readback = gpu_context::ReadbackBuffer::new(&ctx, 16).unwrap();
     let too_big = pollster::block_on(readback.read_async::<u32>(&ctx, &buffer));
     assert!(matches!(too_big, Err(GpuError::Readback(_))), "{too_big:?}");

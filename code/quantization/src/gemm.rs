@@ -217,10 +217,15 @@ impl GemmOnDevice {
     }
 
     pub fn result(&self, ctx: &GpuContext) -> Result<Vec<f32>, GpuError> {
+        gpu_context::block_on(self.result_async(ctx))
+    }
+
+    /// [`GemmOnDevice::result`] as a future, for a caller that must not block (a web page).
+    pub async fn result_async(&self, ctx: &GpuContext) -> Result<Vec<f32>, GpuError> {
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         self.record(&mut encoder, 1);
         ctx.queue.submit([encoder.finish()]);
-        ctx.download(&self.out)
+        ctx.download_async(&self.out).await
     }
 
     /// Multiply-adds counted as two operations each.
