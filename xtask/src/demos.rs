@@ -17,6 +17,8 @@ use crate::util::{self, cargo, root, run_step};
 
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 const PACKAGE: &str = "book_demos";
+/// The size-optimised profile of the root Cargo.toml (a reader downloads every byte).
+const WASM_PROFILE: &str = "wasm-release";
 /// The newest binaryen release seen to break the demo (see [`optimise`]).
 const NEWEST_BROKEN_WASM_OPT: u32 = 108;
 
@@ -49,13 +51,21 @@ fn try_build() -> anyhow::Result<()> {
     ensure_wasm_target()?;
     let bindgen = ensure_wasm_bindgen()?;
     run_step(
-        cargo().args(["build", "--release", "--target", WASM_TARGET, "-p", PACKAGE]),
+        cargo().args([
+            "build",
+            "--profile",
+            WASM_PROFILE,
+            "--target",
+            WASM_TARGET,
+            "-p",
+            PACKAGE,
+        ]),
         "building the browser demos (WebAssembly)",
         "Read the compiler's message above.",
     )?;
     let wasm = target_dir()
         .join(WASM_TARGET)
-        .join("release")
+        .join(WASM_PROFILE)
         .join(format!("{PACKAGE}.wasm"));
     let out = out_dir();
     let _ = fs::remove_dir_all(&out);

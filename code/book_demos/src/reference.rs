@@ -18,7 +18,7 @@ pub fn cpu_vector_add(a: &[f32], b: &[f32]) -> Vec<f32> {
 }
 
 /// How a GPU result compares with the CPU reference.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Check {
     /// Elements compared.
     pub checked: usize,
@@ -51,6 +51,47 @@ pub fn check(gpu: &[f32], cpu: &[f32]) -> Check {
     }
 }
 
+/// Compares element by element against a bound per element: `|gpu − cpu| ≤ bound[i]`, with
+/// missing or extra elements (and NaNs) counted as mismatches.
+pub fn check_within(gpu: &[f32], cpu: &[f64], bound: &[f64]) -> Check {
+    let mut mismatches = gpu.len().abs_diff(cpu.len());
+    let mut first_mismatch = (mismatches > 0).then(|| gpu.len().min(cpu.len()));
+    for (i, ((g, c), b)) in gpu.iter().zip(cpu).zip(bound).enumerate() {
+        let close = (f64::from(*g) - c).abs() <= *b;
+        if !close {
+            mismatches += 1;
+            first_mismatch = Some(first_mismatch.map_or(i, |f| f.min(i)));
+        }
+    }
+    Check {
+        checked: gpu.len().max(cpu.len()),
+        mismatches,
+        first_mismatch,
+    }
+}
+
+/// γ(n) = n·u / (1 − n·u): a sum of `n` products in a format with unit roundoff `u` is off
+/// by at most γ(n) times the sum of the products' magnitudes, in any order of additions
+/// (Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1).
+pub fn gamma(n: usize, unit_roundoff: f64) -> f64 {
+    let nu = n as f64 * unit_roundoff;
+    nu / (1.0 - nu)
+}
+
+/// Unit roundoff of f32 (round to nearest).
+pub const F32_UNIT: f64 = 1.0 / (1u64 << 24) as f64;
+/// Unit roundoff of f16.
+pub const F16_UNIT: f64 = 1.0 / (1u64 << 11) as f64;
+
+/// The 256-bin histogram of bytes, by the plain loop.
+pub fn cpu_histogram(data: &[u8]) -> [u32; 256] {
+    let mut bins = [0u32; 256];
+    for &byte in data {
+        bins[usize::from(byte)] += 1;
+    }
+    bins
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,6 +104,22 @@ mod tests {
             let exact = (i % (1 << 20)) as f64 * 0.5 + (((1 << 20) - i) % (1 << 20)) as f64 * 0.25;
             assert_eq!(f64::from(*s), exact, "element {i}");
         }
+    }
+
+    #[test]
+    fn check_within_uses_each_elements_bound() {
+        let cpu = [1.0, 2.0, 3.0];
+        assert!(check_within(&[1.1, 2.0, 2.5], &cpu, &[0.2, 0.0, 0.5]).passed());
+        let off = check_within(&[1.0, 2.1, f32::NAN], &cpu, &[0.0, 0.05, 1.0]);
+        assert_eq!((off.mismatches, off.first_mismatch), (2, Some(1)));
+        assert_eq!(check_within(&[1.0], &cpu, &[1.0; 3]).mismatches, 2);
+    }
+
+    #[test]
+    fn gamma_is_the_first_order_bound_and_more() {
+        assert!(gamma(1024, F32_UNIT) > 1024.0 * F32_UNIT);
+        assert!(gamma(1024, F32_UNIT) < 1.001 * 1024.0 * F32_UNIT);
+        assert_eq!(cpu_histogram(&[0, 255, 255])[255], 2);
     }
 
     #[test]

@@ -1,34 +1,18 @@
 //! The first GPU program's vector addition, written without any blocking call so that the same
 //! code runs natively and in a browser.
 
+use gpu_context::GpuContext;
+use serde::Serialize;
 use wgpu::util::DeviceExt;
+
+use crate::DemoError;
+use crate::clock::{Timing, time_repeated};
+use crate::display::{Display, Row, describe, sig3};
+use crate::reference;
 
 /// The kernel of `first_gpu_program`, the same file (not a copy): the book explains it there.
 pub const SHADER: &str = include_str!("../../first_gpu_program/src/vector_add.wgsl");
 const WORKGROUP_SIZE: u32 = 64;
-
-/// What can go wrong in a demo run, each with what to do about it.
-#[derive(Debug, thiserror::Error)]
-pub enum DemoError {
-    #[error("the inputs have lengths {a} and {b}: give both the same length")]
-    LengthMismatch { a: usize, b: usize },
-    #[error(
-        "{elements} elements need {groups} workgroups, over this adapter's limit of {max}: use fewer elements"
-    )]
-    TooLong {
-        elements: usize,
-        groups: u64,
-        max: u32,
-    },
-    #[error("the GPU could not map the result for reading")]
-    Map(#[source] wgpu::BufferAsyncError),
-    #[error("the mapped result could not be read")]
-    MappedRange(#[source] wgpu::MapRangeError),
-    #[error("the GPU dropped the read-back before it finished (device lost?)")]
-    Cancelled,
-    #[error("waiting for the GPU failed")]
-    Poll(#[source] wgpu::PollError),
-}
 
 /// The compiled vector-add pipeline, built once and run many times.
 pub struct VectorAdd {
@@ -161,3 +145,57 @@ pub async fn read_back(
     Ok(data)
 }
 // ANCHOR_END: read_back
+
+/// The demo's one run: 2^20 floats by default, each way checked.
+#[derive(Debug, Serialize)]
+pub struct VectorAddReport {
+    pub elements: usize,
+    pub check: reference::Check,
+    /// One round trip: upload, dispatch, read back.
+    pub timing: Timing,
+}
+
+/// Adds two vectors of `elements` floats, checks the sum against the CPU and times the round
+/// trip (a warm-up first, which compiles the pipeline).
+pub async fn run_vector_add(
+    ctx: &GpuContext,
+    elements: usize,
+) -> Result<VectorAddReport, DemoError> {
+    let (a, b) = reference::vector_add_inputs(elements);
+    let demo = VectorAdd::new(&ctx.device);
+    let sum = demo.run(&ctx.device, &ctx.queue, &a, &b).await?;
+    let check = reference::check(&sum, &reference::cpu_vector_add(&a, &b));
+    let timing = time_repeated(|repeats| {
+        let (demo, a, b) = (&demo, &a, &b);
+        async move {
+            for _ in 0..repeats {
+                demo.run(&ctx.device, &ctx.queue, a, b).await?;
+            }
+            Ok(())
+        }
+    })
+    .await?;
+    Ok(VectorAddReport {
+        elements,
+        check,
+        timing,
+    })
+}
+
+impl VectorAddReport {
+    pub fn display(&self) -> Display {
+        Display {
+            rows: vec![Row {
+                key: "round trip".into(),
+                yours: format!("{} ms", sig3(self.timing.median_ms)),
+                check: describe(&self.check, "sums equal the CPU's"),
+                ok: self.check.passed(),
+            }],
+            notes: vec![format!(
+                "{} floats each way; time per round trip, {}.",
+                self.elements,
+                self.timing.describe("round trip", "round trips")
+            )],
+        }
+    }
+}

@@ -1,28 +1,15 @@
-//! The browser entry points, called from the book's "Run it on your GPU" boxes.
-//!
-//! `gpu_context` opens its device with `pollster::block_on`, which a browser page cannot do (the
-//! page's one thread would wait for a promise that only that thread can resolve). So the device
-//! is opened here with `await`; everything after that is the shared code in `vector_add`.
+//! The browser's entry point, called by the book's "Run it on your GPU" boxes
+//! (`book/theme/demo-box.js`): `run_demo(name, params)` opens the browser's WebGPU device through
+//! `gpu_context`, runs one demo and returns what the box shows, as JSON.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use gpu_context::{GpuContext, Requirements, wgpu};
 use wasm_bindgen::prelude::*;
 
-use crate::{VectorAdd, reference};
-
-/// Timed runs after one untimed warm-up (which compiles the pipeline).
-const RUNS: usize = 5;
-
-/// What the demo box shows.
-#[wasm_bindgen(getter_with_clone)]
-pub struct VectorAddReport {
-    pub adapter: String,
-    pub backend: String,
-    pub elements: u32,
-    pub checked: u32,
-    pub mismatches: u32,
-    /// Median of the timed round trips (upload, dispatch, read back), in milliseconds.
-    pub median_ms: f64,
-    pub runs: u32,
-}
+use crate::display::Display;
+use crate::{DemoError, formats, graph_modes, histogram, matmul, vector_add};
 
 /// Whether this browser can give a WebGPU adapter at all.
 #[wasm_bindgen]
@@ -30,66 +17,107 @@ pub async fn webgpu_available() -> bool {
     wgpu::util::is_browser_webgpu_supported().await
 }
 
-async fn open_device() -> Result<(wgpu::Adapter, wgpu::Device, wgpu::Queue), JsError> {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
-        backends: wgpu::Backends::BROWSER_WEBGPU,
-        ..wgpu::InstanceDescriptor::new_without_display_handle()
-    });
-    let adapter = instance
-        .request_adapter(&wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::HighPerformance,
-            ..Default::default()
-        })
-        .await
-        .map_err(|e| JsError::new(&format!("the browser gave no WebGPU adapter: {e}")))?;
-    let (device, queue) = adapter
-        .request_device(&Default::default())
-        .await
-        .map_err(|e| JsError::new(&format!("the adapter refused to open a device: {e}")))?;
-    Ok((adapter, device, queue))
+/// What a box gets back: its table's rows, notes, and the adapter the browser chose.
+#[derive(serde::Serialize)]
+struct Answer {
+    adapter: String,
+    backend: String,
+    passed: bool,
+    #[serde(flatten)]
+    display: Display,
 }
 
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
-
-/// Adds two vectors of `elements` floats on the browser's GPU, checks the sum against the CPU
-/// and times the round trip.
+/// Runs the demo `name` with the box's choices (`params`: a JSON object of strings) and returns
+/// an `Answer` as JSON; an error's message says what went wrong and what to try.
 #[wasm_bindgen]
-pub async fn run_vector_add(elements: u32) -> Result<VectorAddReport, JsError> {
-    let (adapter, device, queue) = open_device().await?;
-    let (a, b) = reference::vector_add_inputs(elements as usize);
-    let demo = VectorAdd::new(&device);
-    demo.run(&device, &queue, &a, &b).await?;
-    let mut times = Vec::with_capacity(RUNS);
-    let mut sum = Vec::new();
-    for _ in 0..RUNS {
-        let start = now_ms();
-        sum = demo.run(&device, &queue, &a, &b).await?;
-        times.push(now_ms() - start);
+pub async fn run_demo(name: String, params: String) -> Result<String, JsError> {
+    let params: HashMap<String, String> = serde_json::from_str(&params)
+        .map_err(|e| JsError::new(&format!("the box's choices are not a JSON object: {e}")))?;
+    let ctx = GpuContext::open(&Requirements {
+        // The formats demo runs f16 where the adapter offers it and says so where it does not.
+        optional_features: wgpu::Features::SHADER_F16,
+        ..Default::default()
+    })
+    .await
+    .map_err(|e| JsError::new(&format!("the browser gave no usable WebGPU device: {e}")))?;
+    // A page cannot wait on an error scope while it compiles a pipeline (see gpu_context), so
+    // the device's own errors are collected here and turn a run into an error.
+    let device_errors = Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink = Arc::clone(&device_errors);
+    ctx.device
+        .on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            if let Ok(mut errors) = sink.lock() {
+                errors.push(e.to_string());
+            }
+        }));
+    let display = run(&ctx, &name, &params).await;
+    let errors = device_errors
+        .lock()
+        .map(|e| e.join("\n"))
+        .unwrap_or_default();
+    let display = match display {
+        Ok(_) | Err(_) if !errors.is_empty() => Err(DemoError::Device(errors)),
+        other => other,
     }
-    times.sort_by(f64::total_cmp);
-    let check = reference::check(&sum, &reference::cpu_vector_add(&a, &b));
-    let info = adapter.get_info();
-    // Browsers may hide some of these fields (privacy): show what there is.
-    let mut adapter_name = [&info.name, &info.driver, &info.driver_info]
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    if adapter_name.is_empty() {
-        adapter_name = "(the browser does not name it)".into();
-    }
-    Ok(VectorAddReport {
-        adapter: adapter_name,
-        backend: format!("{:?}", info.backend),
-        elements,
-        checked: check.checked as u32,
-        mismatches: check.mismatches as u32,
-        median_ms: times[RUNS / 2],
-        runs: RUNS as u32,
+    .map_err(|e| JsError::new(&e.to_string()))?;
+    let report = ctx.report();
+    let answer = Answer {
+        adapter: report.name.clone(),
+        backend: report.backend.clone(),
+        passed: display.passed(),
+        display,
+    };
+    serde_json::to_string(&answer).map_err(|e| JsError::new(&e.to_string()))
+}
+
+async fn run(
+    ctx: &GpuContext,
+    name: &str,
+    params: &HashMap<String, String>,
+) -> Result<Display, DemoError> {
+    let number = |key: &'static str, default: usize| -> Result<usize, DemoError> {
+        match params.get(key) {
+            None => Ok(default),
+            Some(text) => text
+                .parse()
+                .map_err(|_| DemoError::not_offered(key, text, &["a whole number"])),
+        }
+    };
+    Ok(match name {
+        "vector_add" => vector_add::run_vector_add(ctx, number("elements", 1 << 20)?)
+            .await?
+            .display(),
+        "matmul_ladder" => matmul::run_ladder(ctx, number("size", matmul::SIZES[0])?)
+            .await?
+            .display(),
+        "graph_modes" => graph_modes::run_graph_modes(ctx, number("size", graph_modes::SIZES[0])?)
+            .await?
+            .display(),
+        "gpu_histogram" => {
+            let pattern = params.get("pattern").map_or("random", String::as_str);
+            histogram::run_histograms(
+                ctx,
+                number("mib", histogram::SIZES_MIB[0])?,
+                histogram::Pattern::parse(pattern)?,
+            )
+            .await?
+            .display()
+        }
+        "number_formats" => formats::run_formats(ctx, number("size", formats::SIZES[0])?)
+            .await?
+            .display(),
+        other => {
+            return Err(DemoError::not_offered(
+                "demo",
+                other,
+                &[
+                    "vector_add",
+                    "matmul_ladder",
+                    "graph_modes",
+                    "gpu_histogram",
+                    "number_formats",
+                ],
+            ));
+        }
     })
 }
