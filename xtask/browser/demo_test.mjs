@@ -1,7 +1,8 @@
-// Opens the built book in headless Chromium, presses each demo's run button and checks the result
-// box. Fails on a wrong result, a missing file (any HTTP 404) or a JavaScript error.
-// Usage: node demo_test.mjs <book/build/html> <screenshot.png> [chromium]
-// Prints one JSON line on success: the browser's version and what each demo reported.
+// Opens the built book in headless Chromium, presses every demo box's run button and checks what
+// each box reports. Fails on a wrong result, a box that ends in an error or without WebGPU, a
+// missing file (any HTTP 404), a JavaScript error, or a box in the book that this list does not
+// test. Usage: node demo_test.mjs <book/build/html> <screenshot.png> [chromium]
+// Prints one JSON line on success: the browser's version and what each box reported.
 import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
@@ -12,11 +13,40 @@ if (!htmlDir || !screenshot) {
   console.error("usage: node demo_test.mjs <book/build/html> <screenshot.png> [chromium]");
   process.exit(2);
 }
-const DEMOS = [{ page: "m0_introduction/first_gpu_program.html", box: "#demo-vector-add" }];
+// Every box, with the smallest choices (SwiftShader is a CPU); the histogram twice, because its
+// two inputs stress the kernels differently. `rows`: the results the box must show.
+const DEMOS = [
+  { page: "m0_introduction/first_gpu_program.html", demo: "vector_add", choices: {}, rows: 1 },
+  { page: "m1_memory_and_graphs/graphs/matmul_ladder.html", demo: "matmul_ladder", choices: { size: "64" }, rows: 8 },
+  { page: "m1_memory_and_graphs/graphs/closing_remarks.html", demo: "graph_modes", choices: { size: "64" }, rows: 4 },
+  { page: "m2_parallelism_and_guis/parallelism/gpu_histogram.html", demo: "gpu_histogram", choices: { mib: "1", pattern: "random" }, rows: 2 },
+  { page: "m2_parallelism_and_guis/parallelism/gpu_histogram.html", demo: "gpu_histogram", choices: { mib: "1", pattern: "constant" }, rows: 2 },
+  { page: "m3_types_and_quantization/quantization.html", demo: "number_formats", choices: { size: "512" }, rows: 4 },
+];
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm",
   ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png", ".woff2": "font/woff2" };
 
 const problems = [];
+
+// Every box in the built book (the print page repeats them all) must be in DEMOS.
+function boxesInBook(dir, rel = "") {
+  const found = [];
+  for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    const name = path.join(rel, entry.name);
+    if (entry.isDirectory()) found.push(...boxesInBook(dir, name));
+    else if (name.endsWith(".html") && name !== "print.html") {
+      const text = fs.readFileSync(path.join(dir, name), "utf8");
+      for (const m of text.matchAll(/class="demo-box" data-demo="([^"]+)"/g)) found.push({ page: name, demo: m[1] });
+    }
+  }
+  return found;
+}
+for (const box of boxesInBook(htmlDir)) {
+  if (!DEMOS.some((d) => d.page === box.page && d.demo === box.demo)) {
+    problems.push(box.page + ": the box \"" + box.demo + "\" is not tested: add it to DEMOS in demo_test.mjs");
+  }
+}
+
 // A plain static server over the built book: ES modules and wasm need http, not file://.
 const server = http.createServer((req, res) => {
   const rel = decodeURIComponent(new URL(req.url, "http://x").pathname);
@@ -39,24 +69,56 @@ const browser = await puppeteer.launch({
 const results = [];
 try {
   for (const demo of DEMOS) {
+    const where = demo.page + " [" + demo.demo + " " + JSON.stringify(demo.choices) + "]";
     const page = await browser.newPage();
-    page.on("pageerror", (e) => problems.push(demo.page + ": JavaScript error: " + e.message));
-    page.on("console", (m) => { if (m.type() === "error") problems.push(demo.page + ": console error: " + m.text()); });
-    page.on("response", (r) => { if (r.status() >= 400) problems.push(demo.page + ": " + r.status() + " for " + r.url()); });
-    page.on("requestfailed", (r) => problems.push(demo.page + ": request failed: " + r.url()));
+    page.on("pageerror", (e) => problems.push(where + ": JavaScript error: " + e.message));
+    page.on("console", (m) => { if (m.type() === "error") problems.push(where + ": console error: " + m.text()); });
+    page.on("response", (r) => { if (r.status() >= 400) problems.push(where + ": " + r.status() + " for " + r.url()); });
+    page.on("requestfailed", (r) => problems.push(where + ": request failed: " + r.url()));
     await page.goto(base + demo.page, { waitUntil: "load" });
-    await page.click(demo.box + " button");
+    const box = ".demo-box[data-demo=\"" + demo.demo + "\"]";
+    const count = await page.$$eval(box, (els) => els.length);
+    if (count !== 1) {
+      problems.push(where + ": expected one box, found " + count);
+      await page.close();
+      continue;
+    }
+    // The box's script marks it ready once its button is wired.
+    await page.waitForFunction((sel) => document.querySelector(sel).dataset.demoState === "ready", { timeout: 30000 }, box);
+    for (const [name, value] of Object.entries(demo.choices)) {
+      const picked = await page.$eval(box + " select[name=\"" + name + "\"]", (s, v) => {
+        s.value = v;
+        return s.value === v;
+      }, value);
+      if (!picked) problems.push(where + ": the box offers no " + name + " = " + value);
+    }
+    const started = Date.now();
+    await page.click(box + " button");
     await page.waitForFunction(
       (sel) => ["done", "wrong", "error", "no-webgpu"].includes(document.querySelector(sel).dataset.demoState),
-      { timeout: 180000 }, demo.box);
-    const r = await page.$eval(demo.box, (el) => ({ state: el.dataset.demoState,
-      adapter: el.dataset.adapter ?? "", mismatches: el.dataset.mismatches ?? "", text: el.querySelector("output").textContent }));
-    if (r.state !== "done" || r.mismatches !== "0") problems.push(demo.page + ": the demo reported: " + r.text);
+      { timeout: 240000 }, box);
+    const seconds = (Date.now() - started) / 1000;
+    const r = await page.$eval(box, (el) => ({
+      state: el.dataset.demoState,
+      adapter: el.dataset.adapter ?? "",
+      text: el.querySelector("output").textContent,
+      rows: [...el.querySelectorAll("tr[data-row]")].map((tr) => ({
+        key: tr.dataset.row, ok: tr.dataset.ok ?? "missing", added: tr.dataset.added === "true",
+        yours: tr.querySelector(".yours")?.textContent ?? "", check: tr.querySelector(".check")?.textContent ?? "",
+      })),
+    }));
+    if (r.state !== "done") problems.push(where + ": the box ended in state " + r.state + ": " + r.text);
+    if (r.rows.length !== demo.rows) problems.push(where + ": " + r.rows.length + " result rows, expected " + demo.rows);
+    for (const row of r.rows) {
+      if (row.ok !== "true") problems.push(where + ": row " + row.key + " is not correct (" + row.ok + "): " + row.check);
+      if (row.added) problems.push(where + ": row " + row.key + " is missing from the page's table");
+    }
     if (results.length === 0) {
-      const el = await page.$(demo.box);
+      const el = await page.$(box);
       await el.screenshot({ path: screenshot });
     }
-    results.push({ page: demo.page, ...r });
+    results.push({ page: demo.page, demo: demo.demo, choices: demo.choices, seconds, ...r });
+    await page.close();
   }
   const version = await browser.version();
   if (problems.length === 0) console.log(JSON.stringify({ browser: version, demos: results }));

@@ -1,6 +1,7 @@
 //! `cargo xtask browser-test [--figure]`: the book's WebGPU demos in a real browser. Opens the
-//! built book in headless Chromium (SwiftShader's WebGPU without a GPU), presses every demo's
-//! run button and fails on a wrong result, a missing file or a JavaScript error. The driver is
+//! built book in headless Chromium (SwiftShader's WebGPU without a GPU), presses every demo box's
+//! run button and fails on a wrong result, a box that ends in an error, a missing file, a
+//! JavaScript error, or a box in the book that the driver does not test. The driver is
 //! `xtask/browser/demo_test.mjs` (puppeteer-core, pinned in its package-lock.json).
 //!
 //! With `--figure` the screenshot of the first demo box becomes `figures/book_demo_vector_add.png`
@@ -76,10 +77,21 @@ pub fn run(args: &BrowserTestArgs) -> anyhow::Result<()> {
         serde_json::from_slice(&out.stdout).context("the browser driver printed no JSON report")?;
     for demo in report["demos"].as_array().into_iter().flatten() {
         eprintln!(
-            "    {}: {}",
+            "    {} {} {} ({:.1} s): {}",
             demo["page"].as_str().unwrap_or("?"),
+            demo["demo"].as_str().unwrap_or("?"),
+            demo["choices"],
+            demo["seconds"].as_f64().unwrap_or(0.0),
             demo["text"].as_str().unwrap_or("").replace('\n', " | ")
         );
+        for row in demo["rows"].as_array().into_iter().flatten() {
+            eprintln!(
+                "        {}: {} | {}",
+                row["key"].as_str().unwrap_or("?"),
+                row["yours"].as_str().unwrap_or(""),
+                row["check"].as_str().unwrap_or("")
+            );
+        }
     }
     eprintln!(
         "    {} in {:.1} s; screenshot {}",
