@@ -147,7 +147,7 @@ pub async fn run_graph_async(
                     .iter()
                     .map(|&id| graph.value(&values, id))
                     .collect();
-                custom(ctx, op, &inputs)?
+                crate::graph::custom_run_immediate(ctx, op, &inputs).await?
             }
             // Transfers are copies between host values here: the data is on the host anyway.
             None => graph.value(&values, b[0]).clone(),
@@ -168,7 +168,7 @@ pub async fn run_graph_async(
 
 /// A custom operator on its own: upload its inputs, run its kernel, read the result back.
 pub fn custom(ctx: &GpuContext, op: &Custom, inputs: &[&Tensor2D]) -> Result<Tensor2D, Error> {
-    crate::graph::custom_run_immediate(ctx, op, inputs)
+    gpu_context::block_on(crate::graph::custom_run_immediate(ctx, op, inputs))
 }
 
 /// The same graph on the CPU, operator by operator (the reference for every runner).

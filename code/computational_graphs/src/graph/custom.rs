@@ -162,8 +162,9 @@ fn bind(
     })
 }
 
-/// Runs one custom node immediately: upload, dispatch, read back (immediate mode).
-pub(crate) fn run_immediate(
+/// Runs one custom node immediately: upload, dispatch, read back (immediate mode). A future,
+/// like the built-in operators' `run_op_async`, so that a web page can await it.
+pub(crate) async fn run_immediate(
     ctx: &GpuContext,
     op: &Custom,
     inputs: &[&Tensor2D],
@@ -188,6 +189,6 @@ pub(crate) fn run_immediate(
         d.record(&mut pass);
     }
     ctx.queue.submit([encoder.finish()]);
-    let data: Vec<f32> = ctx.download(&device[inputs.len()])?;
+    let data: Vec<f32> = ctx.download_async(&device[inputs.len()]).await?;
     Tensor2D::new(out.0, out.1, data[..out.0 * out.1].to_vec())
 }
