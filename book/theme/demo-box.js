@@ -64,7 +64,7 @@ function fillRow(box, row) {
   }
   tr.dataset.ok = String(row.ok);
   tr.querySelector(".yours").textContent = row.yours;
-  tr.querySelector(".check").textContent = (row.ok ? "✓ " : "✗ ") + row.check;
+  tr.querySelector(".check").textContent = (row.ran ? (row.ok ? "✓ " : "✗ ") : "") + row.check;
 }
 
 function choices(box) {

@@ -121,10 +121,35 @@ try {
     await page.close();
   }
   const version = await browser.version();
-  if (problems.length === 0) console.log(JSON.stringify({ browser: version, demos: results }));
+  const withoutWebGpu = await pressWithoutWebGpu();
+  if (problems.length === 0) console.log(JSON.stringify({ browser: version, demos: results, withoutWebGpu }));
 } finally {
   await browser.close();
   server.close();
+}
+
+// A browser that offers no WebGPU adapter (no SwiftShader flags): the box must say so and what
+// to try, with no JavaScript error. (A browser with WebGPU on by default may run it instead.)
+async function pressWithoutWebGpu() {
+  const plain = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox"] });
+  const where = "without WebGPU";
+  try {
+    const page = await plain.newPage();
+    page.on("pageerror", (e) => problems.push(where + ": JavaScript error: " + e.message));
+    await page.goto(base + DEMOS[0].page, { waitUntil: "load" });
+    const box = ".demo-box[data-demo=\"" + DEMOS[0].demo + "\"]";
+    await page.waitForFunction((sel) => document.querySelector(sel).dataset.demoState === "ready", { timeout: 30000 }, box);
+    await page.click(box + " button");
+    await page.waitForFunction(
+      (sel) => ["done", "wrong", "error", "no-webgpu"].includes(document.querySelector(sel).dataset.demoState),
+      { timeout: 240000 }, box);
+    const r = await page.$eval(box, (el) => ({ state: el.dataset.demoState, text: el.querySelector("output").textContent }));
+    const explained = r.state === "no-webgpu" && r.text.includes("113") && r.text.includes("Safari 26");
+    if (!explained && r.state !== "done") problems.push(where + ": the box ended in state " + r.state + ": " + r.text);
+    return r.state;
+  } finally {
+    await plain.close();
+  }
 }
 if (problems.length > 0) {
   console.error("browser test failed:\n  " + problems.join("\n  "));

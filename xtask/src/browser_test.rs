@@ -94,6 +94,10 @@ pub fn run(args: &BrowserTestArgs) -> anyhow::Result<()> {
         }
     }
     eprintln!(
+        "    without WebGPU, the first box ends in state \"{}\"",
+        report["withoutWebGpu"].as_str().unwrap_or("?")
+    );
+    eprintln!(
         "    {} in {:.1} s; screenshot {}",
         report["browser"].as_str().unwrap_or("?"),
         started.elapsed().as_secs_f64(),

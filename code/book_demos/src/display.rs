@@ -24,6 +24,8 @@ pub struct Row {
     /// Whether the result matched the CPU (a row that could not run on this adapter is not a
     /// failure: it says so in `check` and is `true` here).
     pub ok: bool,
+    /// False for a row that could not run on this adapter.
+    pub ran: bool,
 }
 
 impl Display {

@@ -141,12 +141,14 @@ impl FormatsReport {
                     yours: format!("{} TOPS ({} ms)", sig3(f.tera_ops), sig3(timing.median_ms)),
                     check: describe(check, "within the format's error bound"),
                     ok: check.passed(),
+                    ran: true,
                 },
                 (None, why) => Row {
                     key: f.format.into(),
                     yours: "—".into(),
                     check: why.clone().unwrap_or_default(),
                     ok: true,
+                    ran: false,
                 },
             })
             .collect();

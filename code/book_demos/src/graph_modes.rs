@@ -174,6 +174,7 @@ impl GraphReport {
                 yours: format!("{} ms", sig3(m.timing.median_ms)),
                 check: describe(&m.check, "within 1e-4 of the output's scale"),
                 ok: m.check.passed(),
+                ran: true,
             })
             .collect();
         Display {

@@ -197,6 +197,7 @@ impl HistogramReport {
                 ),
                 check: describe(&k.check, "bins equal the CPU's"),
                 ok: k.check.passed(),
+                ran: true,
             })
             .collect();
         Display {

@@ -121,6 +121,7 @@ impl LadderReport {
                 ),
                 check: describe(&r.check, "within the rounding bound"),
                 ok: r.check.passed(),
+                ran: true,
             })
             .collect();
         let s = self.size;

@@ -190,6 +190,7 @@ impl VectorAddReport {
                 yours: format!("{} ms", sig3(self.timing.median_ms)),
                 check: describe(&self.check, "sums equal the CPU's"),
                 ok: self.check.passed(),
+                ran: true,
             }],
             notes: vec![format!(
                 "{} floats each way; time per round trip, {}.",
