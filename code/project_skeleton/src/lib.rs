@@ -1,0 +1,7 @@
+//! Module 5's project skeleton: module 2's egui + winit + wgpu template grown into a
+//! source → processing → display pipeline that a real-time project starts from.
+//!
+//! - [`pipeline`]: the stages without a GPU or a window (clock, source, queues with a
+//!   back-pressure policy, fixed timestep, recorder, shutdown).
+
+pub mod pipeline;

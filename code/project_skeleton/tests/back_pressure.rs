@@ -1,0 +1,55 @@
+//! Back-pressure: what a fast source does to a slow consumer under each policy.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use project_skeleton::pipeline::clock::FakeClock;
+use project_skeleton::pipeline::process::CpuHistogram;
+use project_skeleton::pipeline::queue::Policy;
+
+/// Consumes `n` results, `pause` apart, and returns their frame indices and the report.
+fn slow_consumer(
+    policy: Policy,
+    n: usize,
+    pause: Duration,
+) -> (Vec<u64>, project_skeleton::pipeline::run::PipelineReport) {
+    let (mut pipeline, recorder) =
+        common::start(CpuHistogram, Arc::new(FakeClock::new()), 3, policy);
+    let mut seen = Vec::new();
+    for _ in 0..n {
+        seen.push(pipeline.recv().unwrap().frame.index);
+        std::thread::sleep(pause);
+    }
+    let report = pipeline.shutdown(|r| seen.push(r.frame.index)).unwrap();
+    recorder.finish().unwrap();
+    (seen, report)
+}
+
+// ANCHOR: back_pressure_test
+#[test]
+fn block_slows_the_source_to_the_consumer_and_drops_nothing() {
+    let (seen, report) = slow_consumer(Policy::Block, 20, Duration::from_millis(5));
+    assert_eq!(
+        report.dropped_before_processing + report.dropped_before_consumer,
+        0
+    );
+    // Every frame made was delivered, in order: the source waited instead of running ahead.
+    assert_eq!(seen, (0..report.produced).collect::<Vec<_>>());
+}
+
+#[test]
+fn drop_oldest_keeps_the_source_at_its_pace_and_counts_what_the_consumer_missed() {
+    let (seen, report) = slow_consumer(Policy::DropOldest, 20, Duration::from_millis(5));
+    // The fake-clocked source makes frames as fast as it can: far more than 20 in 100 ms.
+    let dropped = report.dropped_before_processing + report.dropped_before_consumer;
+    assert!(dropped > 0, "{report:?}");
+    assert_eq!(report.lost(), 0, "{report:?}");
+    assert_eq!(seen.len() as u64 + dropped, report.produced);
+    // What does arrive is in order, and the consumer sees newer frames than it could keep up
+    // with: gaps between consecutive indices.
+    assert!(seen.windows(2).all(|w| w[0] < w[1]));
+    assert!(seen.windows(2).any(|w| w[1] - w[0] > 1), "{seen:?}");
+}
+// ANCHOR_END: back_pressure_test
