@@ -2,6 +2,8 @@
 //! source → processing → display pipeline that a real-time project starts from.
 //!
 //! - [`pipeline`]: the stages without a GPU or a window (clock, source, queues with a
-//!   back-pressure policy, fixed timestep, recorder, shutdown).
+//!   back-pressure policy, fixed timestep, recorder, shutdown);
+//! - [`gpu`]: the GPU processing stage and its frame-late read-back ring.
 
+pub mod gpu;
 pub mod pipeline;
