@@ -3,7 +3,10 @@
 //!
 //! - [`pipeline`]: the stages without a GPU or a window (clock, source, queues with a
 //!   back-pressure policy, fixed timestep, recorder, shutdown);
-//! - [`gpu`]: the GPU processing stage and its frame-late read-back ring.
+//! - [`gpu`]: the GPU processing stage and its frame-late read-back ring;
+//! - [`display`]: the processed frame and the stages' statistics in the template's panel.
 
+pub mod app;
+pub mod display;
 pub mod gpu;
 pub mod pipeline;
