@@ -4,12 +4,17 @@
 //! program refuses to write into `figures/` from a tree with uncommitted changes, or while the
 //! machine is busy, unless it is told to (and then the sidecar says so).
 
+use std::fmt::Display;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::OnceLock;
+
+use clap::{Args, FromArgMatches};
 
 use crate::output::{git_state, load_average};
 
-/// Flags shared by every `*_figures` program. A program adds its own with `#[command(flatten)]`.
+/// Flags shared by every `*_figures` program: [`FigureArgs::parse_with_about`] where they are the
+/// whole command line, `#[command(flatten)]` in a program that adds its own.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct FigureArgs {
     /// Small sweeps and few samples: a smoke test that finishes quickly (also on lavapipe).
@@ -69,6 +74,19 @@ pub(crate) fn run_state() -> Option<&'static RunState> {
 }
 
 impl FigureArgs {
+    /// The command line of a program that takes only the shared flags: `about` is what its
+    /// `--help` says it measures. Bad flags print clap's message and exit, as a derived parser's
+    /// `parse()` does.
+    pub fn parse_with_about(about: &'static str) -> Self {
+        let matches = Self::command(about).get_matches();
+        Self::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    }
+
+    fn command(about: &'static str) -> clap::Command {
+        // After the flags: deriving them sets `about` to this struct's own doc comment.
+        Self::augment_args(clap::Command::new("figures")).about(about)
+    }
+
     /// Checks the flags and the machine before anything is measured: every `--only` part is one
     /// of `parts`, the tree is clean (or `--allow-dirty`), the machine is idle (or
     /// `--allow-busy`). Then `figures_dir()` and every [`crate::Sidecar`] follow these flags.
@@ -106,6 +124,18 @@ impl FigureArgs {
                 known: parts.iter().map(|p| (*p).to_owned()).collect(),
             }),
             None => Ok(()),
+        }
+    }
+}
+
+/// The end of every figure program's `main`: success, or the error (with its causes) on stderr
+/// and a failing exit code.
+pub fn exit_code<E: Display>(result: Result<(), E>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
         }
     }
 }
@@ -150,5 +180,18 @@ mod tests {
     #[test]
     fn unknown_flags_are_refused() {
         assert!(Cli::try_parse_from(["x", "--quik"]).is_err());
+    }
+
+    #[test]
+    fn the_flags_alone_parse_and_help_says_what_the_program_measures() {
+        let parse = |argv: &[&str]| {
+            let matches = FigureArgs::command("Times x").try_get_matches_from(argv)?;
+            FigureArgs::from_arg_matches(&matches)
+        };
+        let args = parse(&["x", "--quick", "--only", "a"]).unwrap();
+        assert!(args.quick && args.wants("a") && !args.wants("b"));
+        assert!(parse(&["x", "--quik"]).is_err());
+        let help = parse(&["x", "--help"]).unwrap_err();
+        assert!(help.to_string().contains("Times x"), "{help}");
     }
 }

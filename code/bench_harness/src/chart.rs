@@ -253,6 +253,21 @@ impl LineChart {
     }
 }
 
+/// A light horizontal line from `x0` to `x1` at every tick of `ys`, labelled at the left.
+fn y_grid(svg: &mut String, ys: &Axis, x0: f64, x1: f64) {
+    for t in ys.ticks() {
+        let py = ys.px(t);
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{x0}\" y1=\"{py:.1}\" x2=\"{x1}\" y2=\"{py:.1}\" stroke=\"#eee\"/>\
+             <text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            x0 - 6.0,
+            py + 4.0,
+            label(t)
+        );
+    }
+}
+
 fn axes(svg: &mut String, xs: &Axis, ys: &Axis, x_label: &str, y_label: &str) {
     let (x0, x1, y0, y1) = (LEFT, W - RIGHT, H - BOTTOM, TOP);
     let _ = writeln!(
@@ -271,17 +286,7 @@ fn axes(svg: &mut String, xs: &Axis, ys: &Axis, x_label: &str, y_label: &str) {
             label(t)
         );
     }
-    for t in ys.ticks() {
-        let py = ys.px(t);
-        let _ = writeln!(
-            svg,
-            "<line x1=\"{x0}\" y1=\"{py:.1}\" x2=\"{x1}\" y2=\"{py:.1}\" stroke=\"#eee\"/>\
-             <text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
-            x0 - 6.0,
-            py + 4.0,
-            label(t)
-        );
-    }
+    y_grid(svg, ys, x0, x1);
     let _ = writeln!(
         svg,
         "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>\
@@ -341,17 +346,7 @@ impl BarChart {
             svg,
             "<line x1=\"{x0}\" y1=\"{base}\" x2=\"{x1}\" y2=\"{base}\" stroke=\"#333\"/>"
         );
-        for t in ys.ticks() {
-            let py = ys.px(t);
-            let _ = writeln!(
-                svg,
-                "<line x1=\"{x0}\" y1=\"{py:.1}\" x2=\"{x1}\" y2=\"{py:.1}\" stroke=\"#eee\"/>\
-                 <text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
-                x0 - 6.0,
-                py + 4.0,
-                label(t)
-            );
-        }
+        y_grid(&mut svg, &ys, x0, x1);
         let n = self.bars.len().max(1) as f64;
         let slot = (x1 - x0) / n;
         for (i, (name, value, spread)) in self.bars.iter().enumerate() {

@@ -5,7 +5,8 @@
 //! - [`Csv`], [`LineChart`] and [`BarChart`] write the data and its figure;
 //! - [`Sidecar`] records which machine, device, commit, load and command produced a figure;
 //! - [`FigureArgs`] is the command line every figure program shares, and refuses to measure from
-//!   an uncommitted tree or on a busy machine unless told to.
+//!   an uncommitted tree or on a busy machine unless told to;
+//! - [`rng::SplitMix64`] is the one seeded generator every crate's benchmark data comes from.
 //!
 //! Figures live in the repository's `figures/` folder ([`figures_dir`]); the book shows them
 //! from there, so every number in the book can be traced to the program that produced it.
@@ -14,9 +15,10 @@ mod args;
 mod chart;
 mod machine;
 mod output;
+pub mod rng;
 mod stats;
 
-pub use args::{FigureArgs, FigureArgsError};
+pub use args::{FigureArgs, FigureArgsError, exit_code};
 pub use chart::{Bar, BarChart, LineChart, Point, Series};
 pub use machine::{CacheLevel, MachineInfo};
 pub use output::{

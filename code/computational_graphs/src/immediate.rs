@@ -63,14 +63,7 @@ pub async fn run_op_async(
     let pipeline = pipeline(ctx, kernel, mode)?;
     let bind_group = ctx.bind_buffers(&pipeline, &buffers);
     // 4. Record and submit one dispatch.
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &bind_group, &[]);
-        pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
-    }
-    ctx.queue.submit([encoder.finish()]);
+    ctx.dispatch(&pipeline, &bind_group, groups);
     // 5. Wait for it and copy the result back through a fresh staging buffer.
     out.download_async(ctx).await
 }

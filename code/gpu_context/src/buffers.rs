@@ -90,6 +90,25 @@ impl GpuContext {
         })
     }
     // ANCHOR_END: bind_buffers
+
+    /// Records one compute pass that runs `pipeline` over `groups` workgroups (x, y, z) with
+    /// `bind_group` as group 0, and submits it. It returns at once: the GPU runs while the CPU
+    /// goes on, and a later read-back waits for it. (`first_gpu_program` spells these steps out.)
+    pub fn dispatch(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        bind_group: &wgpu::BindGroup,
+        groups: [u32; 3],
+    ) {
+        let mut encoder = self.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
+        }
+        self.queue.submit([encoder.finish()]);
+    }
 }
 
 /// A mappable buffer kept for repeated read-backs, so that a loop does not allocate one per read.

@@ -56,7 +56,7 @@ mod tests {
         assert_eq!(sum_above_branchy(&data, 128), expected);
         assert_eq!(
             sum_above_branchless(&data, 0),
-            data.iter().map(|&x| u64::from(x)).sum()
+            data.iter().map(|&x| u64::from(x)).sum::<u64>()
         );
     }
 }

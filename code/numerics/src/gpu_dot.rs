@@ -83,14 +83,7 @@ pub fn gpu_dot(ctx: &GpuContext, a: &[f16], b: &[f16], acc: Accumulator) -> Resu
     let result = ctx.storage_buffer("dot result", 4)?;
     let pipeline = ctx.cached_pipeline(&format!("dot_{}", acc.name()), &acc.shader(), "dot")?;
     let bind_group = ctx.bind_buffers(&pipeline, &[&a_buf, &b_buf, &result]);
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &bind_group, &[]);
-        pass.dispatch_workgroups(1, 1, 1);
-    }
-    ctx.queue.submit([encoder.finish()]);
+    ctx.dispatch(&pipeline, &bind_group, [1, 1, 1]);
     Ok(ctx.download::<f32>(&result)?[0])
 }
 // ANCHOR_END: gpu_dot

@@ -81,14 +81,7 @@ pub fn gpu_histogram(
     let groups = (words.len() as u32)
         .div_ceil(WORKGROUP_SIZE)
         .clamp(1, MAX_WORKGROUPS);
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &bind_group, &[]);
-        pass.dispatch_workgroups(groups, 1, 1);
-    }
-    ctx.queue.submit([encoder.finish()]);
+    ctx.dispatch(&pipeline, &bind_group, [groups, 1, 1]);
     let counts: Vec<u32> = ctx.download(&bins)?;
     let mut out = [0u32; 256];
     out.copy_from_slice(&counts[..256]);

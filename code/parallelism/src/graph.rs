@@ -171,16 +171,13 @@ pub fn bfs_parallel(graph: &Graph, source: u32) -> Vec<u32> {
 }
 // ANCHOR_END: parallel_bfs
 
-/// A reproducible random graph: each node gets `degree` out-edges from a small xorshift.
+/// A reproducible random graph: each node gets `degree` out-edges from the seeded generator.
 pub fn random_graph(nodes: usize, degree: usize, seed: u64) -> Graph {
-    let mut x = seed | 1;
+    let mut rng = bench_harness::rng::SplitMix64::new(seed);
     let mut edges = Vec::with_capacity(nodes * degree);
     for v in 0..nodes {
         for _ in 0..degree {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            edges.push((v as u32, (x % nodes as u64) as u32));
+            edges.push((v as u32, rng.below(nodes as u64) as u32));
         }
     }
     Graph::from_edges(nodes, &edges).expect("every generated edge is in range")

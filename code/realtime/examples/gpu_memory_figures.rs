@@ -11,22 +11,13 @@ use std::time::Instant;
 
 use anyhow::Context;
 use bench_harness::{BarChart, Csv, FigureArgs, Sidecar, figures_dir};
-use clap::Parser;
 use gpu_context::{GpuContext, ReadbackBuffer, wgpu};
 use realtime::latency::LatencyRecorder;
 
-#[derive(Parser)]
-#[command(
-    about = "GPU memory: adapter type, mappable primary buffers, upload and read-back latency"
-)]
-struct Cli {
-    #[command(flatten)]
-    figures: FigureArgs,
-}
-
 fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
-    let args = &cli.figures;
+    let args = &FigureArgs::parse_with_about(
+        "GPU memory: adapter type, mappable primary buffers, upload and read-back latency",
+    );
     args.start(&["memory"])?;
     let ctx = GpuContext::new()?;
     let info = ctx.adapter.get_info();

@@ -66,26 +66,15 @@ impl Tuning {
 
     /// 64×64 blocks, 4×4 per invocation: more workgroups for middle sizes.
     pub const MEDIUM: Tuning = Tuning {
-        threads: (16, 16),
         rows: 4,
         vec_cols: 1,
-        bk: 16,
-        prefetch: true,
-        exact: false,
-        aligned: true,
-        epilogue: Epilogue::None,
+        ..Tuning::LARGE
     };
 
     /// 32×32 blocks of 64 invocations, 4×4 each: enough workgroups to fill a GPU at 256².
     pub const SMALL: Tuning = Tuning {
         threads: (8, 8),
-        rows: 4,
-        vec_cols: 1,
-        bk: 16,
-        prefetch: true,
-        exact: false,
-        aligned: true,
-        epilogue: Epilogue::None,
+        ..Tuning::MEDIUM
     };
 
     /// Rows and columns of C that one workgroup covers.

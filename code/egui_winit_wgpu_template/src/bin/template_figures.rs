@@ -10,34 +10,21 @@ use anyhow::{Context, bail};
 
 use egui_winit_wgpu_template::xvfb::Xvfb;
 
-#[derive(clap::Parser)]
-#[command(about = "Screenshots and measurements of the egui + winit + wgpu template")]
-struct Cli {
-    #[command(flatten)]
-    figures: bench_harness::FigureArgs,
-}
-
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--template") {
         // The child: be the template with the rest of the flags.
         return egui_winit_wgpu_template::main_with_args(args[1..].to_vec());
     }
-    let cli: Cli = clap::Parser::parse();
-    if let Err(e) = cli.figures.start(&["screenshots"]) {
-        eprintln!("error: {e}");
-        return ExitCode::FAILURE;
-    }
-    match run(cli.figures.quick) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    let figures = bench_harness::FigureArgs::parse_with_about(
+        "Screenshots and measurements of the egui + winit + wgpu template",
+    );
+    bench_harness::exit_code(run(&figures))
 }
 
-fn run(quick: bool) -> anyhow::Result<()> {
+fn run(args: &bench_harness::FigureArgs) -> anyhow::Result<()> {
+    args.start(&["screenshots"])?;
+    let quick = args.quick;
     let figures = bench_harness::figures_dir();
     let has_display =
         std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();

@@ -22,13 +22,7 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    match run(clap::Parser::parse()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    bench_harness::exit_code(run(clap::Parser::parse()))
 }
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {

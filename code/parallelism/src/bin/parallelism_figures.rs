@@ -2,23 +2,11 @@
 //! runs it in release mode. `--only NAME,...` runs some (see `parallelism::figures::NAMES`).
 
 #[cfg(not(loom))]
-#[derive(clap::Parser)]
-#[command(about = "Measures the parallelism figures of module 2")]
-struct Cli {
-    #[command(flatten)]
-    figures: bench_harness::FigureArgs,
-}
-
 #[cfg(not(loom))]
 fn main() -> std::process::ExitCode {
-    let cli = <Cli as clap::Parser>::parse();
-    match parallelism::figures::run(&cli.figures) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("parallelism_figures: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    let args =
+        bench_harness::FigureArgs::parse_with_about("Measures the parallelism figures of module 2");
+    bench_harness::exit_code(parallelism::figures::run(&args))
 }
 
 /// Under `--cfg loom` only the primitives are built; there is nothing to measure.

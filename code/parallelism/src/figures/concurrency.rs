@@ -12,15 +12,19 @@ use crate::primitives::spsc;
 const MESSAGES: u64 = 2_000_000;
 const CAPACITY: usize = 1024;
 
-fn ring_run() -> Duration {
-    let (mut tx, mut rx) = spsc::ring_buffer::<u64>(CAPACITY).expect("1024 is a power of two");
+/// One producer thread sends `MESSAGES` numbers through a bounded queue to this thread; each side
+/// backs off while the queue is full (push hands the value back) or empty.
+fn pass_messages(
+    mut push: impl FnMut(u64) -> Result<(), u64> + Send,
+    mut pop: impl FnMut() -> Option<u64>,
+) -> Duration {
     let start = std::time::Instant::now();
     thread::scope(|s| {
         s.spawn(move || {
             for i in 0..MESSAGES {
                 let mut v = i;
                 let backoff = Backoff::new();
-                while let Err(back) = tx.push(v) {
+                while let Err(back) = push(v) {
                     v = back;
                     backoff.snooze();
                 }
@@ -30,7 +34,7 @@ fn ring_run() -> Duration {
         let mut got = 0;
         let backoff = Backoff::new();
         while got < MESSAGES {
-            match rx.pop() {
+            match pop() {
                 Some(v) => {
                     sum = sum.wrapping_add(v);
                     got += 1;
@@ -44,37 +48,14 @@ fn ring_run() -> Duration {
     start.elapsed()
 }
 
+fn ring_run() -> Duration {
+    let (mut tx, mut rx) = spsc::ring_buffer::<u64>(CAPACITY).expect("1024 is a power of two");
+    pass_messages(move |v| tx.push(v), move || rx.pop())
+}
+
 fn array_queue_run() -> Duration {
     let queue = crossbeam_queue::ArrayQueue::<u64>::new(CAPACITY);
-    let start = std::time::Instant::now();
-    thread::scope(|s| {
-        let q = &queue;
-        s.spawn(move || {
-            for i in 0..MESSAGES {
-                let mut v = i;
-                let backoff = Backoff::new();
-                while let Err(back) = q.push(v) {
-                    v = back;
-                    backoff.snooze();
-                }
-            }
-        });
-        let mut sum = 0u64;
-        let mut got = 0;
-        let backoff = Backoff::new();
-        while got < MESSAGES {
-            match queue.pop() {
-                Some(v) => {
-                    sum = sum.wrapping_add(v);
-                    got += 1;
-                    backoff.reset();
-                }
-                None => backoff.snooze(),
-            }
-        }
-        black_box(sum);
-    });
-    start.elapsed()
+    pass_messages(|v| queue.push(v), || queue.pop())
 }
 
 pub fn spsc() -> Figure {

@@ -1,19 +1,13 @@
 //! Figures about data parallelism and data layout on one machine.
 
+use bench_harness::rng::SplitMix64;
 use bench_harness::{LineChart, Series, Stats, black_box, measure};
 
 use super::output::{COLUMNS, Chart, Figure, bar_figure, interleaved, row, subtitle};
 
-fn xorshift_u32(n: usize, seed: u64) -> Vec<u32> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 32) as u32
-        })
-        .collect()
+fn random_u32(n: usize, seed: u64) -> Vec<u32> {
+    let mut rng = SplitMix64::new(seed);
+    (0..n).map(|_| rng.next_u32()).collect()
 }
 
 fn line_figure(
@@ -154,7 +148,7 @@ pub fn rayon_chunks() -> Figure {
 pub fn branchless() -> Figure {
     use crate::branchless::{filter_branchless, filter_branchy};
     const N: usize = 4 << 20;
-    let random: Vec<u32> = xorshift_u32(N, 7);
+    let random: Vec<u32> = random_u32(N, 7);
     let mut sorted = random.clone();
     sorted.sort_unstable();
     let threshold = u32::MAX / 2;
@@ -230,7 +224,7 @@ pub fn sort() -> Figure {
         Series::new("par_sort_unstable"),
     );
     for n in [1_000usize, 10_000, 100_000, 1_000_000, 4_000_000] {
-        let base: Vec<u64> = xorshift_u32(n, 3).into_iter().map(u64::from).collect();
+        let base: Vec<u64> = random_u32(n, 3).into_iter().map(u64::from).collect();
         for (name, f, series) in [
             ("sequential", sort_sequential as fn(&mut [u64]), &mut seq_s),
             ("parallel", sort_parallel, &mut par_s),

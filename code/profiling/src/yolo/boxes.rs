@@ -1,3 +1,5 @@
+use bench_harness::rng::SplitMix64;
+
 /// An axis-aligned box by its corners, in pixels: `x0 <= x1`, `y0 <= y1`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoxXyxy {
@@ -35,15 +37,8 @@ pub struct Detection {
 /// `count` candidates as a detector produces them: clusters of jittered, overlapping boxes
 /// around a few objects, with varied scores and classes. Deterministic for a seed.
 pub fn generated_detections(seed: u64, count: usize, width: f32, height: f32) -> Vec<Detection> {
-    let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        // SplitMix64: small and good enough for test data.
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut rng = SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
+    let mut next = move || rng.next_f32();
     let objects = (count / 40).max(1);
     let centres: Vec<(f32, f32, f32, f32, u32)> = (0..objects)
         .map(|i| {

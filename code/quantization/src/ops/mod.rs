@@ -30,9 +30,15 @@ fn one_input(inputs: &[(usize, usize)], (k, n): (usize, usize)) -> Result<usize,
     }
 }
 
-fn check_output(op: &'static str, want: (usize, usize), got: (usize, usize)) -> Result<(), Error> {
+/// The output shape the inputs call for, once the runner's output buffer is checked to have it.
+fn checked_output(
+    op: &'static str,
+    want: Result<(usize, usize), ShapeError>,
+    got: (usize, usize),
+) -> Result<(usize, usize), Error> {
+    let want = want.map_err(|e| Error::shape(op, e))?;
     if want == got {
-        Ok(())
+        Ok(want)
     } else {
         Err(Error::shape(
             op,

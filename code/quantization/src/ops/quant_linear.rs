@@ -2,7 +2,7 @@ use computational_graphs::graph::{CustomKernel, CustomOperator};
 use computational_graphs::tensor::Tensor2D;
 use computational_graphs::{Error, ShapeError};
 
-use super::{check_output, grid, one_input, u32_of};
+use super::{checked_output, grid, one_input, u32_of};
 use crate::QuantError;
 use crate::int8::{Int8Weights, gemm_i8_i32, quantize_rows};
 
@@ -92,8 +92,7 @@ impl CustomOperator for QuantLinear {
         output: (usize, usize),
     ) -> Result<CustomKernel, Error> {
         let op = self.name();
-        let want = self.output_shape(inputs).map_err(|e| Error::shape(op, e))?;
-        check_output(op, want, output)?;
+        let want = checked_output(op, self.output_shape(inputs), output)?;
         let (m, k, n) = (want.0, self.weights.k, self.weights.n);
         let packed = self.weights.packed();
         let words = k.div_ceil(4);

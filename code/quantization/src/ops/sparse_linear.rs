@@ -2,7 +2,7 @@ use computational_graphs::graph::{CustomKernel, CustomOperator};
 use computational_graphs::tensor::Tensor2D;
 use computational_graphs::{Error, ShapeError};
 
-use super::{check_output, grid, one_input, u32_of};
+use super::{checked_output, grid, one_input, u32_of};
 use crate::sparse::Weights;
 
 const SOURCE: &str = include_str!("../wgsl/sparse_linear.wgsl");
@@ -98,8 +98,7 @@ impl CustomOperator for SparseLinear {
         output: (usize, usize),
     ) -> Result<CustomKernel, Error> {
         let op = self.name();
-        let want = self.output_shape(inputs).map_err(|e| Error::shape(op, e))?;
-        check_output(op, want, output)?;
+        let want = checked_output(op, self.output_shape(inputs), output)?;
         let (m, k, n) = (want.0, self.k_n().0, self.k_n().1);
         let (layout, words) = self.layout_words(op)?;
         let bias_at = u32_of(op, 8 + words.len())?;

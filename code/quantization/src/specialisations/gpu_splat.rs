@@ -56,14 +56,7 @@ pub fn gpu_splat32(
     let pipeline = ctx.cached_pipeline("splat_atomic_min", SHADER, "splat")?;
     let bind_group = ctx.bind_buffers(&pipeline, &[&params, &points_buf, &image]);
     let groups = gpu_context::workgroups_for(points.len() as u32, 64).min(MAX_GROUPS);
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &bind_group, &[]);
-        pass.dispatch_workgroups(groups, 1, 1);
-    }
-    ctx.queue.submit([encoder.finish()]);
+    ctx.dispatch(&pipeline, &bind_group, [groups, 1, 1]);
     Ok(ctx.download::<u32>(&image)?)
 }
 // ANCHOR_END: gpu_splat32

@@ -8,19 +8,12 @@
 
 use anyhow::Context;
 use bench_harness::{BarChart, Csv, FigureArgs, Sidecar, figures_dir};
-use clap::Parser;
 use realtime::rules::{Measured, RULES, Sizes, measure_all};
 
-#[derive(Parser)]
-#[command(about = "Hot-loop rules as before/after pairs: p50, p99 and max latency per iteration")]
-struct Cli {
-    #[command(flatten)]
-    figures: FigureArgs,
-}
-
 fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
-    let args = &cli.figures;
+    let args = &FigureArgs::parse_with_about(
+        "Hot-loop rules as before/after pairs: p50, p99 and max latency per iteration",
+    );
     args.start(&RULES)?;
     let sizes = if args.quick {
         Sizes::quick()

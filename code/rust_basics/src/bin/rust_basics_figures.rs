@@ -11,32 +11,21 @@ use std::error::Error;
 use std::process::ExitCode;
 
 use bench_harness::{
-    BarChart, Csv, LineChart, MachineInfo, Progress, Series, Sidecar, Stats, black_box, figures_dir,
+    BarChart, Csv, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, Stats, black_box,
+    figures_dir,
 };
 use gpu_context::GpuContext;
 use rust_basics::benchmarking::{compare, first_and_steady};
 use rust_basics::gpu_async::{BusyJob, submit_and_wait, timed_on_gpu};
 use rust_basics::iterators::{axpy_indexed, axpy_iter, dot_indexed, dot_iter, dot_lanes};
 
-#[derive(clap::Parser)]
-#[command(about = "Measures the figures of module 0's Rust chapters")]
-struct Cli {
-    #[command(flatten)]
-    figures: bench_harness::FigureArgs,
-}
-
 fn main() -> ExitCode {
-    match run(clap::Parser::parse()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    let args = FigureArgs::parse_with_about("Measures the figures of module 0's Rust chapters");
+    bench_harness::exit_code(run(&args))
 }
 
-fn run(cli: Cli) -> Result<(), Box<dyn Error>> {
-    cli.figures.start(&PARTS)?;
+fn run(figures: &FigureArgs) -> Result<(), Box<dyn Error>> {
+    figures.start(&PARTS)?;
     if cfg!(debug_assertions) {
         eprintln!(
             "warning: a debug build measures the unoptimised code; use --release for the figures"
@@ -44,7 +33,6 @@ fn run(cli: Cli) -> Result<(), Box<dyn Error>> {
     }
     let machine = MachineInfo::detect();
     println!("machine: {}", machine.summary());
-    let figures = &cli.figures;
     if figures.wants("iterators") {
         iterators(&machine)?;
     }

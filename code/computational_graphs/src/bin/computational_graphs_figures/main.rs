@@ -24,13 +24,7 @@ use std::process::ExitCode;
 use gpu_context::GpuContext;
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    bench_harness::exit_code(run())
 }
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {

@@ -15,7 +15,7 @@ mod timed_parts;
 use std::path::Path;
 use std::process::ExitCode;
 
-use bench_harness::{Csv, Sidecar, figures_dir};
+use bench_harness::{Csv, FigureArgs, Sidecar, figures_dir};
 
 /// The deterministic parts (computed, the same on every machine) and the timed ones.
 const PARTS: [&str; 7] = [
@@ -28,25 +28,14 @@ const PARTS: [&str; 7] = [
     "compression",
 ];
 
-#[derive(clap::Parser)]
-#[command(about = "Module 3 part one: floats, summation, bit tricks, integers, compression")]
-struct Cli {
-    #[command(flatten)]
-    figures: bench_harness::FigureArgs,
-}
-
 fn main() -> ExitCode {
-    match run(clap::Parser::parse()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    let args = FigureArgs::parse_with_about(
+        "Module 3 part one: floats, summation, bit tricks, integers, compression",
+    );
+    bench_harness::exit_code(run(&args))
 }
 
-fn run(cli: Cli) -> anyhow::Result<()> {
-    let args = &cli.figures;
+fn run(args: &FigureArgs) -> anyhow::Result<()> {
     args.start(&PARTS)?;
     let quick = args.quick;
     if args.wants("spacing") {

@@ -10,23 +10,27 @@ use inferno::collapse::Collapse;
 use crate::Args;
 
 // ANCHOR: flamegraph
+/// How perf samples: a timer event (`cpu-clock` works on VMs too), 999 times a second, with call
+/// stacks unwound from DWARF; the output file follows.
+pub const PERF_RECORD: [&str; 9] = [
+    "record",
+    "-q",
+    "-e",
+    "cpu-clock",
+    "-F",
+    "999",
+    "--call-graph",
+    "dwarf",
+    "-o",
+];
+
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let runs = if args.figures.quick { "3" } else { "100" };
     let data = std::env::temp_dir().join(format!("profiling_perf_{}.data", std::process::id()));
     let status = Command::new("perf")
         // DWARF unwinding works on any build with unwind tables; with frame pointers
         // (the `profiling` build), `-g` is cheaper per sample.
-        .args([
-            "record",
-            "-q",
-            "-e",
-            "cpu-clock",
-            "-F",
-            "999",
-            "--call-graph",
-            "dwarf",
-            "-o",
-        ])
+        .args(PERF_RECORD)
         .arg(&data)
         .arg("--")
         .arg(&args.workload)

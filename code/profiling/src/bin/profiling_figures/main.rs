@@ -30,13 +30,7 @@ pub struct Args {
 }
 
 fn main() -> std::process::ExitCode {
-    match run() {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("error: {err:#}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    bench_harness::exit_code(run())
 }
 
 fn run() -> anyhow::Result<()> {

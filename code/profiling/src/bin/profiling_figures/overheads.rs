@@ -10,44 +10,34 @@ use anyhow::{Context, bail};
 use bench_harness::{BarChart, Csv, Sidecar, figures_dir, measure_durations};
 
 use crate::Args;
+use crate::flamegraph::PERF_RECORD;
 
-/// (name, tool and its flags before the program; `{out}` is a scratch file)
-const TOOLS: [(&str, &[&str]); 4] = [
+/// (name, tool and its flags before the program, in pieces; `{out}` is a scratch file). perf
+/// samples exactly as the flame graph does, so this figure says what that figure cost.
+const TOOLS: [(&str, &[&[&str]]); 4] = [
     ("bare", &[]),
     (
         "perf record (cpu-clock, 999 Hz, DWARF call graphs)",
-        &[
-            "perf",
-            "record",
-            "-q",
-            "-e",
-            "cpu-clock",
-            "-F",
-            "999",
-            "--call-graph",
-            "dwarf",
-            "-o",
-            "{out}",
-            "--",
-        ],
+        &[&["perf"], &PERF_RECORD, &["{out}", "--"]],
     ),
     (
         "valgrind massif (heap snapshots)",
-        &["valgrind", "-q", "--tool=massif", "--massif-out-file={out}"],
+        &[&["valgrind", "-q", "--tool=massif", "--massif-out-file={out}"]],
     ),
     (
         "valgrind callgrind (every instruction)",
-        &[
+        &[&[
             "valgrind",
             "-q",
             "--tool=callgrind",
             "--callgrind-out-file={out}",
-        ],
+        ]],
     ),
 ];
 
-fn command(tool: &[&str], workload: &Path, runs: usize, out: &Path) -> Command {
+fn command(tool: &[&[&str]], workload: &Path, runs: usize, out: &Path) -> Command {
     let args: Vec<String> = tool
+        .concat()
         .iter()
         .map(|a| a.replace("{out}", &out.to_string_lossy()))
         .chain([

@@ -14,7 +14,6 @@ mod sparse;
 
 use anyhow::Context;
 use bench_harness::{FigureArgs, Sidecar};
-use clap::Parser;
 use gpu_context::{GpuContext, Requirements, wgpu};
 
 const PARTS: &[&str] = &[
@@ -25,13 +24,6 @@ const PARTS: &[&str] = &[
     "sparse-cpu",
     "point-cloud",
 ];
-
-#[derive(Parser)]
-#[command(about = "Quantization, sparsity and energy figures (see the crate README)")]
-struct Cli {
-    #[command(flatten)]
-    figures: FigureArgs,
-}
 
 /// File names carry the machine label when one is given (`quant_h100_gemm`).
 fn figure_name(args: &FigureArgs, name: &str) -> String {
@@ -60,8 +52,9 @@ fn sidecar(name: &str, description: &str, ctx: Option<&GpuContext>, notes: Vec<S
 }
 
 fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
-    let args = &cli.figures;
+    let args = &FigureArgs::parse_with_about(
+        "Quantization, sparsity and energy figures (see the crate README)",
+    );
     args.start(PARTS)?;
     if args.wants("bits") {
         bits::run(args)?;
