@@ -11,10 +11,12 @@
 mod args;
 mod charts;
 mod cpu_bench;
+mod cpu_roofs;
 mod floor_bench;
 mod ladder_bench;
 mod overlap_bench;
 mod roofline;
+mod roofline_model;
 mod sweep;
 mod transfer_bench;
 mod variants;
@@ -51,7 +53,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         floor_bench::run(&ctx, &args)?;
     }
     if args.wants("roofline") {
-        roofline::run(&args)?;
+        roofline::run(ctx.report(), &args)?;
     }
     if args.wants("cpu") {
         cpu_bench::run(&args)?;

@@ -1,14 +1,33 @@
-//! A roofline of the GPU matmul ladder, from the ladder CSV written earlier with the same prefix.
+//! A roofline of the machine that ran the ladder: the matmul ladder's kernels and the graph
+//! variants of the size sweep, from the CSVs written earlier with the same prefix.
 //!
-//! x: operational intensity, FLOP per byte of device memory, modelled per kernel from its block:
-//! a BM×BN block reads (BM + BN)·K floats for 2·BM·BN·K FLOP, so I = BM·BN / (2·(BM + BN)),
+//! Roofs: on a GPU, its data sheet's FP32 peak and memory bandwidth; on a CPU adapter (lavapipe),
+//! this machine's own, measured here by [`crate::cpu_roofs`].
+//!
+//! Ladder x: operational intensity, FLOP per byte of device memory, modelled per kernel from its
+//! block: a BM×BN block reads (BM + BN)·K floats for 2·BM·BN·K FLOP, so I = BM·BN / (2·(BM + BN)),
 //! with no reuse between blocks (caches can only do better, which puts a point above the roof).
 //! PyTorch's cuBLAS kernel is placed at the whole problem's intensity, n/6.
-//! y: achieved FLOP/s. Roofs: min(peak FP32, intensity × memory bandwidth).
+//!
+//! Graph x: the seeded depth-64 graph at the sweep's largest size, its FLOPs and bytes from
+//! [`crate::roofline_model::graph_cost`]; fused variants and the compiled ones (whose lowering
+//! merges element-wise work into the kernel before it, at least as much as fusion does) use the
+//! fused graph's bytes.
+//!
+//! y: achieved FLOP/s: the model's FLOPs over the measured time.
+
+use std::path::Path;
 
 use bench_harness::{Csv, LineChart, Series, figures_dir};
+use computational_graphs::graph::{fuse, validate};
+use computational_graphs::random_graph::random_graph;
+use gpu_context::AdapterReport;
 
 use crate::args::Args;
+use crate::charts::read_pytorch;
+use crate::roofline_model::{Cost, graph_cost, roof, split_csv_line};
+use crate::sweep::{SWEEP_DEPTH, seed};
+use crate::variants::Variant;
 
 /// (name, FP32 FLOP/s, bytes/s, source) for the GPUs the course measures on.
 const PEAKS: [(&str, f64, f64, &str); 2] = [
@@ -26,6 +45,41 @@ const PEAKS: [(&str, f64, f64, &str); 2] = [
     ),
 ];
 
+/// The machine's two roofs and where they come from.
+struct Roofs {
+    name: String,
+    peak: f64,
+    bandwidth: f64,
+    notes: Vec<String>,
+}
+
+fn roofs(adapter: &AdapterReport, args: &Args) -> Roofs {
+    if adapter.is_software() {
+        let cpu = crate::cpu_roofs::measure();
+        let machine = args
+            .machine
+            .clone()
+            .unwrap_or_else(|| bench_harness::MachineInfo::detect().cpu_model);
+        return Roofs {
+            name: format!("{machine} CPU via {}", adapter.name),
+            peak: cpu.peak_flops,
+            bandwidth: cpu.bandwidth,
+            notes: cpu.notes,
+        };
+    }
+    let (name, peak, bandwidth, source) = if args.prefix.contains("h200") {
+        PEAKS[1]
+    } else {
+        PEAKS[0]
+    };
+    Roofs {
+        name: name.into(),
+        peak,
+        bandwidth,
+        notes: vec![format!("peaks from the data sheet: {source}")],
+    }
+}
+
 fn intensity(kernel: &str, n: f64) -> Option<f64> {
     let block = |bm: f64, bn: f64| bm * bn / (2.0 * (bm + bn));
     Some(match kernel {
@@ -38,32 +92,18 @@ fn intensity(kernel: &str, n: f64) -> Option<f64> {
     })
 }
 
-pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
-    let dir = figures_dir();
-    let ladder = dir.join(format!("{}_matmul_ladder.csv", args.prefix));
-    let text = std::fs::read_to_string(&ladder)
-        .map_err(|e| format!("{}: {e} (run --only ladder first)", ladder.display()))?;
-    let gpu = if args.prefix.contains("h200") {
-        PEAKS[1]
-    } else {
-        PEAKS[0]
-    };
-    let (name, peak, bandwidth, source) = gpu;
-    let mut csv = Csv::new(&[
-        "kernel",
-        "intensity_flop_per_byte",
-        "achieved_gflops",
-        "roof_gflops",
-    ]);
-    let mut series = Vec::new();
-    let mut roof = Series::new(&format!("{name} roof (FP32 peak, memory bandwidth)"));
-    for i in 0..=40 {
-        let x = 0.1 * 10f64.powf(i as f64 / 10.0);
-        roof.point(x, (x * bandwidth).min(peak) / 1e9);
-    }
-    series.push(roof);
+/// One placed point: (what, intensity, achieved GFLOP/s).
+type Point = (String, f64, f64);
+
+/// The variants' points, and the graph they ran: (size, unfused cost, fused cost).
+type Placed = (Vec<Point>, Option<(usize, Cost, Cost)>);
+
+fn ladder_points(path: &Path) -> Result<Vec<Point>, Box<dyn std::error::Error>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: {e} (run --only ladder first)", path.display()))?;
+    let mut points = Vec::new();
     for line in text.lines().skip(1) {
-        let cells: Vec<&str> = line.split(',').collect();
+        let cells = split_csv_line(line);
         let (Some(kernel), Some(size), Some(gflops)) = (cells.first(), cells.get(1), cells.get(5))
         else {
             continue;
@@ -71,40 +111,165 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         let (Ok(n), Ok(g)) = (size.parse::<f64>(), gflops.parse::<f64>()) else {
             continue;
         };
-        let Some(x) = intensity(kernel, n) else {
+        if let Some(x) = intensity(kernel, n) {
+            points.push((kernel.to_string(), x, g));
+        }
+    }
+    Ok(points)
+}
+
+/// The size sweep's variants at its largest size (depth 64), if the sweep's CSV exists.
+/// CPU variants count only where the roofs are the CPU's.
+fn variant_points(
+    path: &Path,
+    args: &Args,
+    cpu_roofs: bool,
+) -> Result<Placed, Box<dyn std::error::Error>> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok((Vec::new(), None));
+    };
+    // sweep,size,depth,variant,setup_ms,median_ms,p10_ms,p90_ms,gpu_timestamps_ms
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .skip(1)
+        .map(split_csv_line)
+        .filter(|c| c.len() >= 9 && c[2] == SWEEP_DEPTH.to_string())
+        .collect();
+    let Some(size) = rows.iter().filter_map(|c| c[1].parse::<usize>().ok()).max() else {
+        return Ok((Vec::new(), None));
+    };
+    let (list, _) = random_graph(seed(size, SWEEP_DEPTH), size, SWEEP_DEPTH);
+    let graph = validate(&list)?;
+    let (plain, fused) = (graph_cost(&graph), graph_cost(&fuse(&graph)));
+    let mut points = Vec::new();
+    for c in rows.iter().filter(|c| c[1] == size.to_string()) {
+        let Some(v) = Variant::ALL.into_iter().find(|v| v.name() == c[3]) else {
             continue;
         };
-        let mut s = Series::new(kernel);
-        s.point(x, g);
+        if v.is_cpu() && !cpu_roofs {
+            continue;
+        }
+        let uses_fused = matches!(
+            v,
+            Variant::CpuFused
+                | Variant::GraphFused
+                | Variant::GraphLoopFused
+                | Variant::Compiled
+                | Variant::CompiledChosen
+        );
+        let cost = if uses_fused { fused } else { plain };
+        // GPU timestamps where the loop variants have them, else the wall clock per run.
+        let ms = c[8].parse::<f64>().or_else(|_| c[5].parse::<f64>())?;
+        points.push((
+            format!("graph: {}", v.name()),
+            cost.intensity(),
+            cost.flops / (ms / 1e3) / 1e9,
+        ));
+    }
+    if let Some(p) = &args.pytorch_csv {
+        for r in read_pytorch(p)?
+            .into_iter()
+            .filter(|r| r.sweep == "size" && r.size == size && r.depth == SWEEP_DEPTH)
+        {
+            // PyTorch's own fusion is unknown here: placed at the unfused graph's intensity.
+            let g = plain.flops / (r.median_ms / 1e3) / 1e9;
+            points.push((format!("graph: {}", r.variant), plain.intensity(), g));
+        }
+    }
+    Ok((points, Some((size, plain, fused))))
+}
+
+pub fn run(adapter: &AdapterReport, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    let dir = figures_dir();
+    let ladder = dir.join(format!("{}_matmul_ladder.csv", args.prefix));
+    let sizes = dir.join(format!("{}_size.csv", args.prefix));
+    let mut points = ladder_points(&ladder)?;
+    let (variants, graph) = variant_points(&sizes, args, adapter.is_software())?;
+    points.extend(variants);
+    let r = roofs(adapter, args);
+    let mut csv = Csv::new(&[
+        "point",
+        "intensity_flop_per_byte",
+        "achieved_gflops",
+        "roof_gflops",
+        "peak_gflops",
+        "bandwidth_gb_per_s",
+    ]);
+    let mut series = Vec::new();
+    // Straight in log–log on either side of the ridge: three points draw it.
+    let mut roof_line = Series::new("roof");
+    for x in [0.01, r.peak / r.bandwidth, 1000.0] {
+        roof_line.point(x, roof(x, r.peak, r.bandwidth) / 1e9);
+    }
+    series.push(roof_line);
+    for (what, x, g) in &points {
+        let mut s = Series::new(what);
+        s.point(*x, *g);
         series.push(s);
-        let roof_g = (x * bandwidth).min(peak) / 1e9;
         csv.row(&[
-            kernel.to_string(),
+            what.clone(),
             format!("{x:.3}"),
-            format!("{g:.1}"),
-            format!("{roof_g:.0}"),
+            format!("{g:.3}"),
+            format!("{:.1}", roof(*x, r.peak, r.bandwidth) / 1e9),
+            format!("{:.1}", r.peak / 1e9),
+            format!("{:.1}", r.bandwidth / 1e9),
         ]);
     }
     let out = format!("{}_roofline", args.prefix);
     csv.write(&dir.join(format!("{out}.csv")))?;
+    let roofs_line = format!(
+        "peak {:.0} GFLOP/s, memory {:.0} GB/s",
+        r.peak / 1e9,
+        r.bandwidth / 1e9
+    );
     LineChart {
-        title: format!("Roofline: the matmul ladder on the {name}"),
-        subtitle: format!("peaks: {source}"),
-        x_label: "operational intensity (FLOP per byte of device memory, block model)".into(),
+        title: "Roofline: the matmul ladder and the graph variants".into(),
+        subtitle: format!("{}: {roofs_line}", r.name),
+        x_label: "operational intensity (FLOP per byte of memory, modelled)".into(),
         y_label: "GFLOP/s".into(),
         log_x: true,
         log_y: true,
         series,
-        markers: vec![(peak / bandwidth, "ridge".into())],
+        markers: vec![(r.peak / r.bandwidth, "ridge".into())],
     }
     .write(&dir.join(format!("{out}.svg")))?;
     let mut sidecar = args.sidecar(
         &out,
-        "matmul ladder kernels on the GPU's roofline; intensity from each kernel's block size",
-        None,
+        "matmul ladder kernels and graph variants on the machine's roofline; intensity modelled \
+         from each kernel's block size and from each graph's operators",
+        Some(adapter.to_json()),
     );
-    sidecar.notes.push(format!("peaks: {source}"));
-    sidecar.notes.push(format!("data: {}", ladder.display()));
+    sidecar.notes.push(roofs_line);
+    sidecar.notes.extend(r.notes);
+    sidecar
+        .notes
+        .push(format!("ladder data: {}", ladder.display()));
+    sidecar.notes.push(
+        "ladder intensity: a BM×BN block reads (BM+BN)·K floats for 2·BM·BN·K FLOP, no reuse \
+         between blocks; PyTorch at the whole problem's n/6"
+            .into(),
+    );
+    if let Some((size, plain, fused)) = graph {
+        sidecar.notes.push(format!(
+            "graph data: {} at {size}×{size}, depth {SWEEP_DEPTH}: {:.3} GFLOP per run; \
+             {:.1} MB unfused (I = {:.2}), {:.1} MB fused (I = {:.2})",
+            sizes.display(),
+            plain.flops / 1e9,
+            plain.bytes / 1e6,
+            plain.intensity(),
+            fused.bytes / 1e6,
+            fused.intensity()
+        ));
+        sidecar.notes.push(
+            "graph model: Linear 2·m·k·n + m·n FLOP, ReLU and Softmax one FLOP per element; bytes \
+             = every tensor an operator reads and writes, 4 bytes each; a fused operator reads \
+             its first part's inputs and writes its last part's output; transfers count neither; \
+             fused and compiled variants use the fused graph; time = GPU timestamps where \
+             present, else the wall clock per run (which includes upload, download and submission)"
+                .into(),
+        );
+    }
     sidecar.write(&dir.join(format!("{out}.json")))?;
+    eprintln!("wrote {out} to {}", dir.display());
     Ok(())
 }
