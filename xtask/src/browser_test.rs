@@ -118,8 +118,20 @@ fn which(program: &str) -> PathBuf {
 fn write_sidecar(report: &Value) -> anyhow::Result<()> {
     let git = |args: &[&str]| output(Command::new("git").args(args).current_dir(root()));
     let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_default();
-    let dirty =
-        git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    // The screenshot was just written over its committed version: only other changes make the
+    // measurement dirty.
+    let png = format!(":!figures/{FIGURE}.png");
+    let json = format!(":!figures/{FIGURE}.json");
+    let dirty = git(&[
+        "status",
+        "--porcelain",
+        "--untracked-files=no",
+        "--",
+        ".",
+        &png,
+        &json,
+    ])
+    .is_some_and(|s| !s.is_empty());
     let demo = &report["demos"][0];
     let sidecar = json!({
         "figure": FIGURE,
