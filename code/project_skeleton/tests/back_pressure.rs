@@ -37,6 +37,9 @@ fn block_slows_the_source_to_the_consumer_and_drops_nothing() {
     );
     // Every frame made was delivered, in order: the source waited instead of running ahead.
     assert_eq!(seen, (0..report.produced).collect::<Vec<_>>());
+    // The fake-clocked source would make thousands of frames meanwhile; it made no more than
+    // the 20 consumed plus what fits in two queues of 3 and the two stages' hands.
+    assert!(report.produced <= 20 + 2 * 3 + 2, "{report:?}");
 }
 
 #[test]

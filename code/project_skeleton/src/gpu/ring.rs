@@ -10,9 +10,12 @@ use gpu_context::{GpuError, wgpu};
 
 use crate::gpu::poller::CountingPoller;
 
+/// Where a slot's map request stands (set by wgpu's callback, read by the frame loop).
 const MAPPING: u8 = 0;
 const MAPPED: u8 = 1;
 const FAILED: u8 = 2;
+/// Holding no result: before its first use, and after each read.
+const IDLE: u8 = 3;
 
 /// One buffer of the ring and where its map request stands.
 struct Slot {
@@ -49,7 +52,7 @@ impl ReadbackRing {
                     usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
                     mapped_at_creation: false,
                 }),
-                state: Arc::new(AtomicU8::new(MAPPED)),
+                state: Arc::new(AtomicU8::new(IDLE)),
             })
             .collect();
         Self {
@@ -151,12 +154,17 @@ impl ReadbackRing {
         let slot = &self.slots[front.slot];
         match slot.state.load(Ordering::Acquire) {
             MAPPING => return Ok(false),
+            MAPPED => {}
             FAILED => {
                 return Err(GpuError::Readback(
                     "a read-back ring buffer could not be mapped (device lost?)".into(),
                 ));
             }
-            _ => {}
+            _ => {
+                return Err(GpuError::Readback(
+                    "a read-back ring slot was read before anything was copied into it".into(),
+                ));
+            }
         }
         {
             let view = slot
@@ -167,6 +175,7 @@ impl ReadbackRing {
             read(front.tag, &view);
         }
         slot.buffer.unmap();
+        slot.state.store(IDLE, Ordering::Release);
         self.in_flight.pop_front();
         Ok(true)
     }
