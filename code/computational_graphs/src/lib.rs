@@ -8,7 +8,8 @@
 //! 4. [`graph`]: one operator list, validated into verified nodes, run by a CPU and a GPU runner;
 //! 5. [`compiler`]: fusion, lowering to op codes, WGSL generation, and running the result;
 //! 6. [`matmul_ladder`] and [`cpu_matmul`]: how fast can the Linear operator's core get;
-//! 7. [`transfers`]: what moving data to and from the device costs, and overlapping it with compute.
+//! 7. [`transfers`]: what moving data to and from the device costs, and overlapping it with compute;
+//! 9. [`autograd`]: the backward pass of Linear, ReLU and softmax + cross-entropy, for training.
 //!
 //! ```
 //! use computational_graphs::{graph, ops, tensor::Tensor2D};
@@ -21,6 +22,7 @@
 //! # Ok::<(), computational_graphs::Error>(())
 //! ```
 
+pub mod autograd;
 pub mod compiler;
 pub mod cpu_matmul;
 mod error;
