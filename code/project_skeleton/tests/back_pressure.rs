@@ -56,3 +56,16 @@ fn drop_oldest_keeps_the_source_at_its_pace_and_counts_what_the_consumer_missed(
     assert!(seen.windows(2).any(|w| w[1] - w[0] > 1), "{seen:?}");
 }
 // ANCHOR_END: back_pressure_test
+
+#[test]
+fn on_a_fake_clock_every_frame_is_captured_exactly_when_it_is_due() {
+    let (mut pipeline, recorder) =
+        common::start(CpuHistogram, Arc::new(FakeClock::new()), 3, Policy::Block);
+    let source = common::small_source(Duration::from_millis(1));
+    for _ in 0..10 {
+        let frame = pipeline.recv().unwrap().frame;
+        assert_eq!(frame.captured_at, source.due(frame.index));
+    }
+    pipeline.shutdown(|_| {}).unwrap();
+    recorder.finish().unwrap();
+}

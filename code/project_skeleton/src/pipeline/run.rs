@@ -92,7 +92,7 @@ impl LiveStats {
     }
 }
 
-/// A running pipeline. Take results from [`Pipeline::outputs`]; end it with
+/// A running pipeline. Take results with [`Pipeline::try_recv`] or [`Pipeline::recv`]; end it with
 /// [`Pipeline::shutdown`].
 pub struct Pipeline {
     stop: Arc<AtomicBool>,
