@@ -9,6 +9,7 @@
 //! 5. [`compiler`]: fusion, lowering to op codes, WGSL generation, and running the result;
 //! 6. [`matmul_ladder`] and [`cpu_matmul`]: how fast can the Linear operator's core get;
 //! 7. [`transfers`]: what moving data to and from the device costs, and overlapping it with compute;
+//! 8. [`kernel_speed`]: what the exercises' kernel-timing programs share;
 //! 9. [`autograd`]: the backward pass of Linear, ReLU and softmax + cross-entropy, for training.
 //!
 //! ```
@@ -30,6 +31,7 @@ pub mod graph;
 /// The program both GPU paths run (it lives with the graph it is built from).
 pub use graph::gpu_program;
 pub mod immediate;
+pub mod kernel_speed;
 pub mod matmul_ladder;
 pub mod ops;
 pub mod random_graph;
