@@ -215,6 +215,7 @@ impl LineChart {
                 escape(text)
             );
         }
+        let mut legend_y = TOP + 8.0;
         for (i, series) in self.series.iter().enumerate() {
             let colour = COLOURS[i % COLOURS.len()];
             let path: Vec<String> = series
@@ -242,7 +243,7 @@ impl LineChart {
                     );
                 }
             }
-            legend(&mut svg, i, colour, &series.name);
+            legend_y = legend(&mut svg, legend_y, colour, &series.name);
         }
         svg.push_str("</svg>\n");
         svg
@@ -299,18 +300,47 @@ fn axes(svg: &mut String, xs: &Axis, ys: &Axis, x_label: &str, y_label: &str) {
     );
 }
 
-fn legend(svg: &mut String, i: usize, colour: &str, name: &str) {
-    let y = TOP + 8.0 + 18.0 * i as f64;
+/// The legend column is `RIGHT` minus the swatch, about 25 characters of 12 px sans-serif: longer
+/// names wrap at a space instead of running off the edge of the picture.
+const LEGEND_CHARS: usize = 25;
+
+/// Draws one legend entry with its top line at `y`; returns where the next entry starts.
+fn legend(svg: &mut String, y: f64, colour: &str, name: &str) -> f64 {
     let x = W - RIGHT + 12.0;
     let _ = writeln!(
         svg,
-        "<rect x=\"{x}\" y=\"{:.1}\" width=\"14\" height=\"4\" fill=\"{colour}\"/>\
-         <text x=\"{}\" y=\"{:.1}\">{}</text>",
-        y - 2.0,
-        x + 20.0,
-        y + 4.0,
-        escape(name)
+        "<rect x=\"{x}\" y=\"{:.1}\" width=\"14\" height=\"4\" fill=\"{colour}\"/>",
+        y - 2.0
     );
+    let lines = wrap(name, LEGEND_CHARS);
+    for (k, line) in lines.iter().enumerate() {
+        let _ = writeln!(
+            svg,
+            "<text x=\"{}\" y=\"{:.1}\">{}</text>",
+            x + 20.0,
+            y + 4.0 + 14.0 * k as f64,
+            escape(line)
+        );
+    }
+    y + 18.0 + 14.0 * (lines.len() - 1) as f64
+}
+
+/// Splits `text` at spaces into lines of at most `width` characters (a longer word keeps a line
+/// of its own).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines
 }
 
 /// Horizontal-label bar chart for comparing a handful of variants, with optional whiskers.
@@ -426,6 +456,25 @@ mod tests {
         let svg = chart.to_svg();
         assert!(svg.contains(">a<") && svg.contains(">b<"));
         assert!(!svg.contains("NaN"));
+    }
+
+    #[test]
+    fn long_legend_names_wrap_inside_the_picture() {
+        let mut s = Series::new("device copy only: staging → device");
+        s.point(1.0, 1.0);
+        let svg = LineChart {
+            series: vec![s],
+            ..Default::default()
+        }
+        .to_svg();
+        assert!(svg.contains(">device copy only: staging<"), "{svg}");
+        assert!(svg.contains(">→ device<"), "{svg}");
+        assert_eq!(wrap("short", LEGEND_CHARS), ["short"]);
+        assert!(
+            wrap("upload: mapped staging + copy and more words", LEGEND_CHARS)
+                .iter()
+                .all(|l| l.chars().count() <= LEGEND_CHARS)
+        );
     }
 
     #[test]

@@ -148,7 +148,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
         title: "Host↔device transfers: bandwidth against size".into(),
         subtitle: subtitle(ctx, args),
         x_label: "bytes per transfer (log)".into(),
-        y_label: "GB/s, CPU clock around the whole transfer (log)".into(),
+        y_label: "GB/s (log): CPU clock; device copies: GPU timestamps".into(),
         log_x: true,
         log_y: true,
         series,
