@@ -4,10 +4,13 @@
 //!   GPU's timing scopes from `gpu_context` added on their own row;
 //! - [`span_cost`]: what a span costs when nobody listens, when it is filtered out, when recorded;
 //! - [`graph_frames`]: the course's random graph as a profiled frame, CPU spans and GPU scopes;
+//! - [`training`]: a case study, a two-layer network trained with the graph crate's backward
+//!   pass, and its gradients written out for a check against PyTorch's autograd;
 //! - [`yolo`]: a case study, the post-processing of an object detector (letterboxing and
 //!   non-maximum suppression), measured and tested on generated boxes.
 
 pub mod chrome_trace;
 pub mod graph_frames;
 pub mod span_cost;
+pub mod training;
 pub mod yolo;
