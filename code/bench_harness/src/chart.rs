@@ -12,9 +12,11 @@ const LEFT: f64 = 80.0;
 const RIGHT: f64 = 190.0;
 const TOP: f64 = 50.0;
 const BOTTOM: f64 = 60.0;
-const COLOURS: [&str; 10] = [
+// Ten well-separated colours, then three darker ones for charts with more lines (the graph
+// sweeps with PyTorch have thirteen).
+const COLOURS: [&str; 13] = [
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf",
+    "#bcbd22", "#17becf", "#000000", "#393b79", "#8c6d31",
 ];
 
 /// A data point `(x, y)` with an optional spread `(low, high)`.
@@ -325,6 +327,21 @@ fn legend(svg: &mut String, y: f64, colour: &str, name: &str) -> f64 {
     y + 18.0 + 14.0 * (lines.len() - 1) as f64
 }
 
+/// A bar's name as slanted lines of at most `BAR_CHARS` characters, so that the last bar's name
+/// stays inside the picture.
+const BAR_CHARS: usize = 16;
+
+fn bar_label(name: &str) -> String {
+    wrap(name, BAR_CHARS)
+        .iter()
+        .enumerate()
+        .map(|(k, line)| {
+            let dy = if k == 0 { 0 } else { 12 };
+            format!("<tspan x=\"0\" dy=\"{dy}\">{}</tspan>", escape(line))
+        })
+        .collect()
+}
+
 /// Splits `text` at spaces into lines of at most `width` characters (a longer word keeps a line
 /// of its own).
 fn wrap(text: &str, width: usize) -> Vec<String> {
@@ -395,7 +412,7 @@ impl BarChart {
                 label(*value),
                 x + 4.0,
                 base + 14.0,
-                escape(name)
+                bar_label(name)
             );
             if let Some((lo, hi)) = spread {
                 let cx = x + slot * 0.35;
@@ -455,6 +472,12 @@ mod tests {
         };
         let svg = chart.to_svg();
         assert!(svg.contains(">a<") && svg.contains(">b<"));
+        let long = BarChart {
+            bars: vec![("compiled loop, kernels chosen per shape".into(), 1.0, None)],
+            ..Default::default()
+        }
+        .to_svg();
+        assert!(long.contains(">compiled loop,<") && long.contains(">per shape<"));
         assert!(!svg.contains("NaN"));
     }
 

@@ -72,8 +72,14 @@ pub fn line_chart(
             series.push(s);
         }
     }
-    let mut names: Vec<&str> = pytorch.iter().map(|r| r.variant.as_str()).collect();
-    names.dedup();
+    // One series per PyTorch variant: the script's CSV interleaves them, so dedup alone would
+    // leave a series (and a legend entry) per row.
+    let mut names: Vec<&str> = Vec::new();
+    for r in pytorch {
+        if !names.contains(&r.variant.as_str()) {
+            names.push(&r.variant);
+        }
+    }
     for name in names {
         let mut s = Series::new(name);
         for r in pytorch

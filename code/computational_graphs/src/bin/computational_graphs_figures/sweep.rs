@@ -149,8 +149,7 @@ fn write(ctx: &GpuContext, args: &Args, rows: &[Row]) -> Result<(), Box<dyn std:
                 args.sweep_size()
             ),
             subtitle: sub.clone(),
-            y_label: "set-up (ms): validate, fuse, compile pipelines, allocate, upload weights"
-                .into(),
+            y_label: "one-time set-up, ms (log)".into(),
             log_y: true,
             bars: at
                 .iter()
