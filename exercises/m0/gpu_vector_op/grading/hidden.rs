@@ -2,12 +2,20 @@
 
 use ex_m0_gpu_vector_op::{SaxpyError, saxpy, saxpy_prefix, saxpy_prefix_limited, workgroups};
 use gpu_context::GpuContext;
-use seeded_rng::SplitMix64;
 
 /// Deterministic values in [-4, 4) (a SplitMix64 stream), with no subnormals.
 fn values(n: usize, seed: u64) -> Vec<f32> {
-    let mut rng = SplitMix64::new(seed);
-    (0..n).map(|_| rng.next_f32() * 8.0 - 4.0).collect()
+    let mut state = seed;
+    (0..n)
+        .map(|_| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            (z >> 40) as f32 / (1u64 << 24) as f32 * 8.0 - 4.0
+        })
+        .collect()
 }
 
 /// `got` is `a·x + y` for the first `n` elements and `y` itself after them. A GPU may fuse the

@@ -13,7 +13,6 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use ex_m2_parallel_histogram::{BinSpec, Histogram, parallel_histogram};
-use seeded_rng::SplitMix64;
 
 const SAMPLES: usize = 1 << 25;
 const RUNS: usize = 7;
@@ -101,10 +100,14 @@ fn print_row(threads: usize, workers: usize, time: Duration, baseline: Duration)
 /// Latency-like values in microseconds: most near 1–3 ms, a few much slower. SplitMix64, so
 /// every run counts the same data.
 fn latencies(n: usize) -> Vec<u32> {
-    let mut rng = SplitMix64::new(0x5EED);
+    let mut state = 0x5EED_u64;
     (0..n)
         .map(|_| {
-            let z = rng.next_u64();
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
             let base = 1_000 + (z % 2_000) as u32;
             // One sample in 64 is a slow one, up to 30 ms.
             if (z >> 58) == 0 {

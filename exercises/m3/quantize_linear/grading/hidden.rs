@@ -3,13 +3,18 @@
 use ex_m3_quantize_linear::{
     ShapeError, dequantize, gemm_i8, linear_int8, quantize, symmetric_scale,
 };
-use seeded_rng::SplitMix64;
 
 fn bytes(n: usize, seed: u64) -> Vec<i8> {
-    let mut rng = SplitMix64::new(seed);
-    // -127..=127: the symmetric range
+    let mut s = seed;
     (0..n)
-        .map(|_| ((rng.next_u64() % 255) as i32 - 127) as i8)
+        .map(|_| {
+            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            // -127..=127: the symmetric range
+            (((z ^ (z >> 31)) % 255) as i32 - 127) as i8
+        })
         .collect()
 }
 
