@@ -297,3 +297,42 @@ fn readback_ring_hidden_empty_ring_is_quiet() {
     assert!(rest.len() <= 1);
     grade_ok!("readback_ring_hidden_empty_ring_is_quiet");
 }
+
+#[test]
+fn readback_ring_hidden_a_failed_mapping_is_an_error() {
+    let ctx = GpuContext::for_tests();
+    let kernel = HistogramKernel::new(&ctx).unwrap();
+    let mut ring = ring(&ctx, 3);
+    submit(&ctx, &kernel, &mut ring, 0).unwrap();
+    // No poll has run since frame 0's map_async: its mapping is still pending, and fails.
+    assert_eq!(ring.fail_oldest_mapping_for_tests(&ctx.device), Some(0));
+    for frame in 1..3 {
+        submit(&ctx, &kernel, &mut ring, frame).unwrap();
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let failed = loop {
+        ring.poll_ready().unwrap();
+        match ring.try_take() {
+            Err(ReadbackError::MapFailed { frame }) => break frame,
+            Ok(None) => {}
+            other => panic!("frame 0's failed mapping gave {other:?}"),
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the failed mapping was never reported"
+        );
+        std::thread::sleep(Duration::from_micros(200));
+    };
+    assert_eq!(failed, 0);
+    assert_eq!(ring.in_flight(), 2, "the failed frame leaves the ring");
+    let mut got = vec![take_by_polling(&mut ring)];
+    // Its slot is free again: new frames go in, through every slot.
+    for frame in 3..6 {
+        submit(&ctx, &kernel, &mut ring, frame).unwrap();
+        got.push(take_by_polling(&mut ring));
+    }
+    got.extend(ring.flush().unwrap());
+    check(&got, &[1, 2, 3, 4, 5], "after a failed mapping");
+    assert_eq!(ring.refused(), 0);
+    grade_ok!("readback_ring_hidden_a_failed_mapping_is_an_error");
+}

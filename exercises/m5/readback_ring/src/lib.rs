@@ -156,4 +156,22 @@ impl<P: GpuPoller> ReadbackRing<P> {
     pub fn poller(&self) -> &P {
         &self.poller
     }
+
+    /// For tests: makes the oldest frame's mapping fail, as a lost device would, by destroying
+    /// its staging buffer while the mapping is pending (wgpu then calls the `map_async`
+    /// callback with an error). A new buffer takes the slot's place, so later frames can use it.
+    /// Returns the frame, or `None` when nothing is in flight.
+    #[doc(hidden)]
+    pub fn fail_oldest_mapping_for_tests(&mut self, device: &wgpu::Device) -> Option<u64> {
+        let oldest = self.in_flight.front()?;
+        let slot = &mut self.slots[oldest.slot];
+        let fresh = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("read-back slot (replaced)"),
+            size: slot.buffer.size(),
+            usage: slot.buffer.usage(),
+            mapped_at_creation: false,
+        });
+        std::mem::replace(&mut slot.buffer, fresh).destroy();
+        Some(oldest.frame)
+    }
 }
