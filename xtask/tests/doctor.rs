@@ -3,10 +3,13 @@
 //! The machine is faked by a `PATH` of links that leaves the two programs out, and by pointing
 //! the Vulkan loader's driver list at a file that does not exist.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::text;
 use xtask::util::root;
 
 const REMOVED: [&str; 2] = ["Xvfb", "actionlint"];
@@ -38,14 +41,6 @@ fn xtask(args: &[&str], path: &Path) -> Output {
         .env_remove("VK_ICD_FILENAMES")
         .output()
         .expect("the xtask binary runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 #[test]

@@ -2,10 +2,13 @@
 //! checks that the real tool the test command runs catches it. Without these, a pipeline that
 //! silently tested nothing would look exactly like one that passes.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::text;
 use xtask::book::tools_bin;
 use xtask::util::{self, root};
 
@@ -19,14 +22,6 @@ fn scratch(name: &str) -> PathBuf {
 fn write(path: &Path, text: &str) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(path, text).unwrap();
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// A one-chapter book using the same mdBook as the course, built into `<dir>/build`.

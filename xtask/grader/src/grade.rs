@@ -115,8 +115,9 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
 
     // Phase 1: the library alone, compiled by Clippy with the gate's lints forbidden (the gate
     // checks exactly what is built); the hidden tests do not exist yet.
-    let build = sb.cargo(
-        &[
+    // Both builds are cargo's test profile, offline and locked: phase 2 reuses phase 1's library.
+    let test_build = |what: &[&str]| {
+        let args = [
             "build",
             "--locked",
             "--offline",
@@ -124,11 +125,10 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
             "test",
             "-p",
             &package,
-            "--lib",
-        ],
-        900,
-        false,
-    )?;
+        ];
+        sb.cargo(&[&args[..], what].concat(), 900, false)
+    };
+    let build = test_build(&["--lib"])?;
     if !build.status.success() {
         let (status, message) = gate::explain(&String::from_utf8_lossy(&build.stderr));
         return finish(Outcome::all_failed(ex, status, message, notes));
@@ -146,23 +146,7 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
         &tests_dir.join("hidden.rs"),
         &staff_files::hidden_source(ex, &tokens)?,
     )?;
-    let build = sb.cargo(
-        &[
-            "build",
-            "--locked",
-            "--offline",
-            "--profile",
-            "test",
-            "-p",
-            &package,
-            "--test",
-            "hidden",
-            "--message-format",
-            "json",
-        ],
-        900,
-        false,
-    )?;
+    let build = test_build(&["--test", "hidden", "--message-format", "json"])?;
     if !build.status.success() {
         let message = "Your code builds, but the hidden tests could not be compiled against it. \
                        Keep the names and signatures of the stub's public items."

@@ -19,21 +19,13 @@ mod warm;
 mod workflow;
 mod workspace;
 
+/// The course root (`student`'s, since both crates lie side by side under `xtask/`).
+pub use student::repo_root;
 pub use student::{catalog, junit};
 
 use std::path::{Path, PathBuf};
 
 pub use error::GradeError;
-
-/// The course root: the workspace folder above `xtask/grader/`.
-pub fn repo_root() -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .nth(2)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| manifest.to_path_buf())
-}
 
 /// Every stub fails its tests and every reference solution passes (one exercise, or all).
 pub fn check_exercises(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
@@ -56,19 +48,7 @@ pub fn grade(
     grade::run(root, exercise, submission, out)
 }
 
-pub use roster::Shard;
-
-/// Grades every student folder of a roster (or one shard of it) into one gradebook.
-pub fn roster(
-    root: &Path,
-    dir: &Path,
-    only: Option<&str>,
-    out: Option<PathBuf>,
-    shard: Option<Shard>,
-) -> Result<(), GradeError> {
-    sandbox::preflight()?;
-    roster::run(root, dir, only, out, shard)
-}
+pub use roster::{Shard, run as roster};
 
 /// Compiles the dependencies of every exercise (or one) once, so gradings start warm.
 pub fn warm(root: &Path, only: Option<&str>) -> Result<(), GradeError> {

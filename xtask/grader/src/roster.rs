@@ -68,6 +68,7 @@ pub struct RosterFile {
     pub refused: Vec<(String, String)>,
 }
 
+/// Grades every student folder of a roster (or one shard of it) into one gradebook.
 pub fn run(
     root: &Path,
     dir: &Path,
@@ -75,6 +76,7 @@ pub fn run(
     out: Option<PathBuf>,
     shard: Option<Shard>,
 ) -> Result<(), GradeError> {
+    crate::sandbox::preflight()?;
     let exercises: Vec<Exercise> = match only {
         Some(id) => vec![catalog::find(root, id)?],
         None => catalog::all(root)?,

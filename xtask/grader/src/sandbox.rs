@@ -101,13 +101,8 @@ impl Sandbox {
         let tools = tools()?;
         let mut cmd = Command::new("timeout");
         cmd.args(["-k", "5", &limit_s.to_string(), "bwrap"]);
+        cmd.args(NOBODY_IN_NEW_NAMESPACES);
         cmd.args([
-            "--unshare-all",
-            "--unshare-user",
-            "--uid",
-            "65534",
-            "--gid",
-            "65534",
             "--cap-drop",
             "ALL",
             "--die-with-parent",
@@ -229,17 +224,21 @@ fn which(program: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// bubblewrap's first flags: every namespace new, the user among them, and inside it the user
+/// and group `nobody` (65534). The preflight asks for exactly what a grading needs.
+const NOBODY_IN_NEW_NAMESPACES: [&str; 6] = [
+    "--unshare-all",
+    "--unshare-user",
+    "--uid",
+    "65534",
+    "--gid",
+    "65534",
+];
+
 /// Whether bubblewrap can make its namespaces here; if not, what to do.
 pub fn preflight() -> Result<(), GradeError> {
     let out = Command::new("bwrap")
-        .args([
-            "--unshare-all",
-            "--unshare-user",
-            "--uid",
-            "65534",
-            "--gid",
-            "65534",
-        ])
+        .args(NOBODY_IN_NEW_NAMESPACES)
         .args(["--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin"])
         .args([
             "--symlink",

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 mod grader_support;
-use grader_support::root;
+use grader_support::{root, text};
 
 fn cargo_in(dir: &Path, args: &[&str]) -> Output {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -20,14 +20,6 @@ fn cargo_in(dir: &Path, args: &[&str]) -> Output {
         .env_remove("NEXTEST_PROFILE")
         .output()
         .unwrap()
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 #[test]

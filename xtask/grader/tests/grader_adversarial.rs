@@ -10,7 +10,7 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 
 mod grader_support;
-use grader_support::root;
+use grader_support::{grade_roster, root, scratch};
 
 const EXERCISE: &str = "m1/buffer_reuse";
 const FULL: u32 = 10;
@@ -25,20 +25,7 @@ fn exercise_dir() -> PathBuf {
 
 /// A submission folder holding the stub, optionally with the reference solution over it.
 fn submission(roster: &Path, student: &str, solved: bool) -> PathBuf {
-    let dir = roster.join(student).join("exercises").join(EXERCISE);
-    let src = dir.join("src");
-    fs::create_dir_all(&src).unwrap();
-    for entry in fs::read_dir(exercise_dir().join("src")).unwrap() {
-        let path = entry.unwrap().path();
-        fs::copy(&path, src.join(path.file_name().unwrap())).unwrap();
-    }
-    if solved {
-        for entry in fs::read_dir(exercise_dir().join("grading/solution")).unwrap() {
-            let path = entry.unwrap().path();
-            fs::copy(&path, src.join(path.file_name().unwrap())).unwrap();
-        }
-    }
-    dir
+    grader_support::submission(roster, student, EXERCISE, solved)
 }
 
 fn edit(dir: &Path, file: &str, find: &str, replace: &str) {
@@ -336,24 +323,14 @@ fn score_of(out: &Path, student: &str) -> (u32, serde_json::Value) {
 
 #[test]
 fn grader_adversarial_roster_scores_only_real_work() {
-    let work = root().join("target/grader-adversarial");
-    let _ = fs::remove_dir_all(&work);
-    let roster = work.join("roster");
-    let out = work.join("out");
+    let (_, roster, out) = scratch("grader-adversarial");
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let expected = build_roster(&roster, port);
 
     // The static gate would refuse most of these before they run: switch it off here, so that
     // the sandbox alone is tested. (The test below checks the gate.)
-    let status = grader_support::grader(&[("GRADER_NO_GATE", "1")])
-        .args(["grade", "--roster"])
-        .arg(&roster)
-        .args(["--exercise", EXERCISE, "--out"])
-        .arg(&out)
-        .status()
-        .unwrap();
-    assert!(status.success(), "the grader itself failed");
+    grade_roster(&roster, Some(EXERCISE), &out, &[("GRADER_NO_GATE", "1")]);
     drop(listener);
 
     let mut wrong = Vec::new();
@@ -417,10 +394,7 @@ fn grader_adversarial_roster_scores_only_real_work() {
 /// `exit` in the library, whatever they are renamed to; an honest solution passes it.
 #[test]
 fn grader_static_gate_refuses_what_the_sandbox_cannot_stop() {
-    let work = root().join("target/grader-gate");
-    let _ = fs::remove_dir_all(&work);
-    let roster = work.join("roster");
-    let out = work.join("out");
+    let (_, roster, out) = scratch("grader-gate");
     submission(&roster, "honest", true);
     at_start_of_both(
         &submission(&roster, "memory_hunt", true),
@@ -436,14 +410,7 @@ fn grader_static_gate_refuses_what_the_sandbox_cannot_stop() {
         &submission(&roster, "gate_allowed_away", true),
         "#[allow(clippy::disallowed_methods)]\n    let _ = std::env::var(\"HOME\");",
     );
-    let status = grader_support::grader(&[])
-        .args(["grade", "--roster"])
-        .arg(&roster)
-        .args(["--exercise", EXERCISE, "--out"])
-        .arg(&out)
-        .status()
-        .unwrap();
-    assert!(status.success(), "the grader itself failed");
+    grade_roster(&roster, Some(EXERCISE), &out, &[]);
     for (student, want) in [
         ("honest", FULL),
         ("memory_hunt", 0),

@@ -8,7 +8,7 @@ use std::os::unix::fs::symlink;
 use std::path::Path;
 
 mod grader_support;
-use grader_support::{append, grader, results, root, submission};
+use grader_support::{append, grader, results, root, scratch, submission};
 
 const EX: &str = "m0/borrow_fix";
 
@@ -215,10 +215,7 @@ fn grader_roster_of_30_shards_merge_and_equal_grading_alone() {
 /// are private to each grading. (The gate is off so that the planting student's code runs.)
 #[test]
 fn grader_roster_one_student_cannot_reach_the_next() {
-    let work = root().join("target/grader-roster-effects");
-    let _ = fs::remove_dir_all(&work);
-    let roster = work.join("roster");
-    let out = work.join("out");
+    let (_, roster, out) = scratch("grader-roster-effects");
     let plant = "for p in [\"/tmp/planted.rs\", \"/grade/home/planted.rs\", \"/dev/shm/planted.rs\", \
                  \"/grade/target/planted.rs\"] { let _ = std::fs::write(p, \"pub fn planted() {}\"); }";
     in_snippet(&submission(&roster, "a_planter", EX, true), plant);
@@ -261,10 +258,7 @@ fn grader_roster_one_student_cannot_reach_the_next() {
 /// an error row for that student, never the end of the roster; the gradebook is still written.
 #[test]
 fn grader_roster_grader_errors_are_rows_and_the_gradebook_is_written() {
-    let work = root().join("target/grader-roster-errors");
-    let _ = fs::remove_dir_all(&work);
-    let roster = work.join("roster");
-    let out = work.join("out");
+    let (_, roster, out) = scratch("grader-roster-errors");
     submission(&roster, "first", EX, true);
     submission(&roster, "second", EX, true);
     let sysroot = std::process::Command::new("rustc")

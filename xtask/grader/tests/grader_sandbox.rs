@@ -12,7 +12,7 @@ use std::fs;
 use std::path::Path;
 
 mod grader_support;
-use grader_support::{append, grade_roster, results, root, submission};
+use grader_support::{append, grade_roster, results, root, scratch, submission};
 
 const CPU: &str = "m1/buffer_reuse";
 
@@ -26,10 +26,7 @@ fn plant(name: &str, dir: &Path) -> String {
 
 #[test]
 fn grader_sandbox_no_file_outside_the_sources_can_be_named() {
-    let work = root().join("target/grader-sandbox");
-    let _ = fs::remove_dir_all(&work);
-    let roster = work.join("roster");
-    let out = work.join("out");
+    let (work, roster, out) = scratch("grader-sandbox");
     let ex = root().join("exercises").join(CPU);
     let solution_plan = ex.join("grading/solution/plan.rs").display().to_string();
     let hidden = ex.join("grading/hidden.rs").display().to_string();
@@ -90,10 +87,7 @@ fn grader_sandbox_no_file_outside_the_sources_can_be_named() {
 /// is not built at all, and what the gate forbids is refused.
 #[test]
 fn grader_sandbox_holds_for_gpu_loom_and_template_exercises() {
-    let work = root().join("target/grader-sandbox-kinds");
-    let _ = fs::remove_dir_all(&work);
-    let roster = work.join("roster");
-    let out = work.join("out");
+    let (_, roster, out) = scratch("grader-sandbox-kinds");
     let gpu = "m0/gpu_vector_op";
     let loom = "m2/fix_orderings";
     let template = "m2/template_control";

@@ -1,18 +1,13 @@
 //! `cargo xtask progress` and `cargo xtask hint ID` in the student edition (and in the course).
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
 
+/// Two commands and no shared options, so the command itself is the whole command line.
 #[derive(Parser)]
 #[command(
     name = "student",
     about = "Your exercises: public tests passing, and hints"
 )]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
 enum Command {
     /// Every exercise, how many of its public tests pass, minutes and hints seen.
     Progress,
@@ -25,7 +20,7 @@ enum Command {
 
 fn main() -> anyhow::Result<()> {
     let root = student::repo_root();
-    match Cli::parse().command {
+    match Command::parse() {
         Command::Progress => student::tools::progress(&root)?,
         Command::Hint { id } => student::tools::hint(&root, &id)?,
     }

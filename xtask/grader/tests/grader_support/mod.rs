@@ -5,7 +5,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 /// The course root: the workspace folder above `xtask/grader/`.
 pub fn root() -> PathBuf {
@@ -14,6 +14,24 @@ pub fn root() -> PathBuf {
         .nth(2)
         .expect("xtask/grader lies two folders below the course root")
         .to_path_buf()
+}
+
+/// A test's scratch folder `target/<name>`, emptied, with the paths of its `roster` and `out`
+/// folders (neither created): `(work, roster, out)`.
+pub fn scratch(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let work = root().join("target").join(name);
+    let _ = fs::remove_dir_all(&work);
+    let (roster, out) = (work.join("roster"), work.join("out"));
+    (work, roster, out)
+}
+
+/// A finished command's stdout and stderr, as one text to search.
+pub fn text(out: &Output) -> String {
+    format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
 }
 
 /// The grader, with these extra environment variables.
