@@ -11,7 +11,7 @@ mod ring;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU8;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use gpu_context::{GpuError, wgpu};
 
@@ -158,8 +158,8 @@ impl<P: GpuPoller> ReadbackRing<P> {
     }
 
     /// For tests: makes the oldest frame's mapping fail, as a lost device would, by destroying
-    /// its staging buffer while the mapping is pending (wgpu then calls the `map_async`
-    /// callback with an error). A new buffer takes the slot's place, so later frames can use it.
+    /// its staging buffer (a pending mapping's `map_async` callback then gets an error; a
+    /// finished one is marked failed). A new buffer takes the slot's place, so later frames can use it.
     /// Returns the frame, or `None` when nothing is in flight.
     #[doc(hidden)]
     pub fn fail_oldest_mapping_for_tests(&mut self, device: &wgpu::Device) -> Option<u64> {
@@ -172,6 +172,13 @@ impl<P: GpuPoller> ReadbackRing<P> {
             mapped_at_creation: false,
         });
         std::mem::replace(&mut slot.buffer, fresh).destroy();
+        // A mapping that had already finished is lost with its buffer all the same.
+        let _ = slot.state.compare_exchange(
+            slot_state::MAPPED,
+            slot_state::MAP_FAILED,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        );
         Some(oldest.frame)
     }
 }
