@@ -69,7 +69,7 @@ pub struct OffThread {
 impl OffThread {
     pub fn new(file: File, capacity: usize) -> Result<Self, LoggingError> {
         let (producer, consumer) =
-            ring_buffer(capacity).map_err(|reason| LoggingError::Capacity { reason })?;
+            ring_buffer(capacity).map_err(LoggingError::Capacity)?;
         let logger = std::thread::spawn(move || drain(consumer, file));
         Ok(Self {
             producer,
@@ -121,6 +121,6 @@ fn drain(mut consumer: Consumer<Option<LogRecord>>, file: File) -> io::Result<u6
 /// Why an off-thread logger could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum LoggingError {
-    #[error("the log ring's capacity is invalid: {reason}")]
-    Capacity { reason: String },
+    #[error("the log ring's capacity is invalid")]
+    Capacity(#[source] parallelism::primitives::spsc::CapacityError),
 }
