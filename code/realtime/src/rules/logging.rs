@@ -121,6 +121,6 @@ fn drain(mut consumer: Consumer<Option<LogRecord>>, file: File) -> io::Result<u6
 /// Why an off-thread logger could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum LoggingError {
-    #[error("the log ring's capacity is invalid")]
+    #[error("the log ring's capacity is invalid: {0}")]
     Capacity(#[source] parallelism::primitives::spsc::CapacityError),
 }
