@@ -15,10 +15,8 @@ mod args;
 mod chart;
 mod machine;
 mod output;
+pub mod rng;
 mod stats;
-
-/// The course's one seeded generator (the `seeded_rng` crate, which has no dependencies).
-pub use seeded_rng as rng;
 
 pub use args::{FigureArgs, FigureArgsError, exit_code};
 pub use chart::{Bar, BarChart, LineChart, Point, Series};

@@ -1,7 +1,7 @@
 //! The course's one seeded random number generator (SplitMix64), so that every benchmark, test
 //! and figure sees the same "random" data on every machine, and any language can re-implement it
 //! in a dozen lines. Good enough for test and benchmark data; not for anything that must be
-//! unpredictable. No dependencies, so that an exercise's tests can use it at no build cost.
+//! unpredictable. (Why not `rand`: see the crate README.)
 
 /// SplitMix64: one 64-bit state, one multiply-xorshift mix per number.
 #[derive(Clone, Debug)]
