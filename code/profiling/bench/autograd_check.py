@@ -87,7 +87,7 @@ def torch_gradients(check, device, dtype):
     loss = torch.nn.functional.cross_entropy(h, labels)  # mean over the batch, like ours
     loss.backward()
     grads = [(w.grad.double().cpu().tolist(), b.grad.double().cpu().tolist()) for w, b in params]
-    return float(loss), grads
+    return loss.item(), grads
 
 
 def compare(check, loss, grads, device, precision):
