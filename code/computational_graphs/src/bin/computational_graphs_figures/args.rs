@@ -30,6 +30,10 @@ struct Cli {
     /// Add the PyTorch script's measurements to the charts.
     #[arg(long, value_name = "FILE")]
     pytorch_csv: Option<PathBuf>,
+    /// Draw the SVGs of the `--only` parts again from the CSVs in the output folder; measures
+    /// nothing and writes no CSV (for when the chart code changed after a measurement).
+    #[arg(long)]
+    redraw: bool,
     /// Matrix size of the matmul ladder (default 4096, 64 with --quick).
     #[arg(long, value_name = "N")]
     ladder_size: Option<usize>,
@@ -42,6 +46,7 @@ pub struct Args {
     pub export_graphs: Option<String>,
     pub pytorch_csv: Option<String>,
     pub ladder_size: usize,
+    pub redraw: bool,
     figures: bench_harness::FigureArgs,
 }
 
@@ -61,12 +66,18 @@ impl Args {
             export_graphs: cli.export_graphs.map(|p| p.display().to_string()),
             pytorch_csv: cli.pytorch_csv.map(|p| p.display().to_string()),
             ladder_size: cli.ladder_size.unwrap_or(if quick { 64 } else { 4096 }),
+            redraw: cli.redraw,
             figures: cli.figures,
         })
     }
 
     pub fn wants(&self, part: &str) -> bool {
         self.figures.wants(part)
+    }
+
+    /// The parts `--only` names, in its order.
+    pub fn only(&self) -> Vec<&str> {
+        self.figures.only.iter().map(String::as_str).collect()
     }
 
     /// True when `--only` names `part` explicitly (for modifiers such as `loops`).

@@ -4,7 +4,7 @@ use bench_harness::{LineChart, MachineInfo, Series};
 use gpu_context::GpuContext;
 
 use crate::args::Args;
-use crate::sweep::Row;
+use crate::sweep::{Row, SWEEP_DEPTH};
 use crate::variants::Variant;
 
 /// One line of the PyTorch script's CSV.
@@ -50,7 +50,26 @@ pub fn subtitle(ctx: &GpuContext, args: &Args) -> String {
         .machine
         .clone()
         .unwrap_or_else(|| MachineInfo::detect().cpu_model);
-    format!("{machine} · GPU: {} ({})", r.name, r.backend)
+    subtitle_of(&machine, &r.name, &r.backend)
+}
+
+pub fn subtitle_of(machine: &str, adapter: &str, backend: &str) -> String {
+    format!("{machine} · GPU: {adapter} ({backend})")
+}
+
+/// A sweep chart's title and x-axis label; `sweep_size` is the depth sweep's tensor size.
+pub fn sweep_title(sweep: &str, sweep_size: usize) -> (String, &'static str) {
+    if sweep == "size" {
+        (
+            format!("Random graphs of depth {SWEEP_DEPTH}: time per run"),
+            "tensor size n (n×n tensors)",
+        )
+    } else {
+        (
+            format!("Random graphs of {sweep_size}×{sweep_size} tensors: time per run"),
+            "graph depth (operators)",
+        )
+    }
 }
 
 pub fn line_chart(

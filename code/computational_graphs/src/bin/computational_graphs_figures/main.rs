@@ -6,7 +6,8 @@
 //!
 //! Parts for `--only`: sizes, depths, ladder, floor, cpu, roofline, transfers (host↔device
 //! bandwidth against size), overlap (a chunked batch, serial against pipelined); add `loops` to
-//! time only the one-submission variants in the sweeps.
+//! time only the one-submission variants in the sweeps. `--redraw` draws the sweeps' SVGs again
+//! from their CSVs without measuring.
 
 mod args;
 mod charts;
@@ -15,6 +16,7 @@ mod cpu_roofs;
 mod floor_bench;
 mod ladder_bench;
 mod overlap_bench;
+mod redraw;
 mod roofline;
 mod roofline_model;
 mod sweep;
@@ -34,6 +36,15 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(path) = &args.export_graphs {
         std::fs::write(path, sweep::export(&args))?;
         eprintln!("wrote {path}");
+        return Ok(());
+    }
+    if args.redraw {
+        let commit = bench_harness::git_commit();
+        let pytorch = args.pytorch_csv.as_deref().map(std::path::Path::new);
+        let dir = bench_harness::figures_dir();
+        for svg in redraw::redraw(&dir, &args.prefix, &args.only(), pytorch, &commit)? {
+            eprintln!("redrew {}", svg.display());
+        }
         return Ok(());
     }
     let mut ctx = GpuContext::new()?;

@@ -5,7 +5,7 @@ use computational_graphs::random_graph::{describe, random_graph};
 use gpu_context::GpuContext;
 
 use crate::args::Args;
-use crate::charts::{PytorchRow, line_chart, read_pytorch, subtitle};
+use crate::charts::{PytorchRow, line_chart, read_pytorch, subtitle, sweep_title};
 use crate::variants::{Effort, Variant, measure_variant};
 
 pub const SWEEP_DEPTH: usize = 64;
@@ -111,21 +111,8 @@ fn write(ctx: &GpuContext, args: &Args, rows: &[Row]) -> Result<(), Box<dyn std:
     };
     let adapter = Some(ctx.report().to_json());
     let sub = subtitle(ctx, args);
-    for (sweep, x_label, title) in [
-        (
-            "size",
-            "tensor size n (n×n tensors)",
-            format!("Random graphs of depth {SWEEP_DEPTH}: time per run"),
-        ),
-        (
-            "depth",
-            "graph depth (operators)",
-            format!(
-                "Random graphs of {0}×{0} tensors: time per run",
-                args.sweep_size()
-            ),
-        ),
-    ] {
+    for sweep in ["size", "depth"] {
+        let (title, x_label) = sweep_title(sweep, args.sweep_size());
         if !rows.iter().any(|r| r.sweep == sweep) {
             continue;
         }

@@ -1,0 +1,355 @@
+//! `--redraw`: draws a sweep's SVG again from its committed CSV, after the chart code changed.
+//! It measures nothing and opens no adapter; the sidecar keeps describing the measurement and
+//! only gains a note that says which commit drew the picture.
+
+use std::path::{Path, PathBuf};
+
+use crate::charts::{PytorchRow, line_chart, sweep_title};
+use crate::roofline_model::split_csv_line;
+use crate::sweep::Row;
+use crate::variants::Variant;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RedrawError {
+    #[error("cannot read {path}: {source}; --redraw needs the measured CSV in the --out folder")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}: {why}; fix or re-measure that row, --redraw draws only what parses")]
+    Row {
+        path: PathBuf,
+        line: usize,
+        why: String,
+    },
+    #[error("{path}: {why}; --redraw adds its note to the measurement's sidecar, so it must exist")]
+    Sidecar { path: PathBuf, why: String },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("--redraw draws only the sizes and depths sweeps so far, not {0}")]
+    Unsupported(String),
+}
+
+fn read(path: &Path) -> Result<String, RedrawError> {
+    std::fs::read_to_string(path).map_err(|source| RedrawError::Read {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// The data lines of a CSV with header `expected` (1-based line numbers for the errors).
+fn cells(
+    path: &Path,
+    text: &str,
+    expected: &[&str],
+) -> Result<Vec<(usize, Vec<String>)>, RedrawError> {
+    let bad = |line, why: String| RedrawError::Row {
+        path: path.to_owned(),
+        line,
+        why,
+    };
+    let mut lines = text.lines().enumerate();
+    let header = lines
+        .next()
+        .map(|(_, l)| split_csv_line(l))
+        .unwrap_or_default();
+    if header.len() < expected.len() || header.iter().zip(expected).any(|(h, e)| h != e) {
+        return Err(bad(1, format!("header is not {}", expected.join(","))));
+    }
+    let mut rows = Vec::new();
+    for (i, line) in lines.filter(|(_, l)| !l.trim().is_empty()) {
+        let c = split_csv_line(line);
+        if c.len() != header.len() {
+            return Err(bad(
+                i + 1,
+                format!("{} cells, the header has {}", c.len(), header.len()),
+            ));
+        }
+        rows.push((i + 1, c));
+    }
+    Ok(rows)
+}
+
+fn number<T: std::str::FromStr>(
+    path: &Path,
+    line: usize,
+    column: &str,
+    cell: &str,
+) -> Result<T, RedrawError>
+where
+    T::Err: std::fmt::Display,
+{
+    cell.parse().map_err(|e| RedrawError::Row {
+        path: path.to_owned(),
+        line,
+        why: format!("{column} {cell:?}: {e}"),
+    })
+}
+
+/// Reads a sweep CSV back into the rows the measuring code wrote it from.
+pub fn read_sweep(path: &Path) -> Result<Vec<Row>, RedrawError> {
+    let text = read(path)?;
+    let header = [
+        "sweep",
+        "size",
+        "depth",
+        "variant",
+        "setup_ms",
+        "median_ms",
+        "p10_ms",
+        "p90_ms",
+        "gpu_timestamps_ms",
+    ];
+    let mut rows = Vec::new();
+    for (line, c) in cells(path, &text, &header)? {
+        let bad = |why: String| RedrawError::Row {
+            path: path.to_owned(),
+            line,
+            why,
+        };
+        let sweep = match c[0].as_str() {
+            "size" => "size",
+            "depth" => "depth",
+            other => return Err(bad(format!("sweep {other:?} is neither size nor depth"))),
+        };
+        let variant = Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == c[3])
+            .ok_or_else(|| bad(format!("no variant is called {:?}", c[3])))?;
+        rows.push(Row {
+            sweep,
+            size: number(path, line, "size", &c[1])?,
+            depth: number(path, line, "depth", &c[2])?,
+            variant,
+            setup_ms: number(path, line, "setup_ms", &c[4])?,
+            median_ms: number(path, line, "median_ms", &c[5])?,
+            p10_ms: number(path, line, "p10_ms", &c[6])?,
+            p90_ms: number(path, line, "p90_ms", &c[7])?,
+            gpu_ms: match c[8].as_str() {
+                "" => None,
+                g => Some(number(path, line, "gpu_timestamps_ms", g)?),
+            },
+        });
+    }
+    Ok(rows)
+}
+
+/// Reads the PyTorch script's CSV (`sweep,size,depth,variant,median_ms,p10_ms,p90_ms,…`).
+pub fn read_pytorch(path: &Path) -> Result<Vec<PytorchRow>, RedrawError> {
+    let text = read(path)?;
+    let header = [
+        "sweep",
+        "size",
+        "depth",
+        "variant",
+        "median_ms",
+        "p10_ms",
+        "p90_ms",
+    ];
+    let mut rows = Vec::new();
+    for (line, c) in cells(path, &text, &header)? {
+        rows.push(PytorchRow {
+            sweep: c[0].clone(),
+            size: number(path, line, "size", &c[1])?,
+            depth: number(path, line, "depth", &c[2])?,
+            variant: c[3].clone(),
+            median_ms: number(path, line, "median_ms", &c[4])?,
+            p10_ms: number(path, line, "p10_ms", &c[5])?,
+            p90_ms: number(path, line, "p90_ms", &c[6])?,
+        });
+    }
+    Ok(rows)
+}
+
+/// The note a redraw adds to the sidecar's "notes".
+pub fn note(commit: &str) -> String {
+    format!("SVG redrawn from this CSV by computational_graphs_figures --redraw at commit {commit}")
+}
+
+/// The chart's subtitle as the measuring run wrote it, from the sidecar's machine and adapter.
+fn subtitle(path: &Path, sidecar: &serde_json::Value) -> Result<String, RedrawError> {
+    let text = |v: &serde_json::Value| v.as_str().map(str::to_owned);
+    let machine = text(&sidecar["machine_label"]).or_else(|| text(&sidecar["cpu"]));
+    let adapter = &sidecar["adapter"];
+    match (machine, text(&adapter["name"]), text(&adapter["backend"])) {
+        (Some(m), Some(name), Some(backend)) => Ok(crate::charts::subtitle_of(&m, &name, &backend)),
+        _ => Err(RedrawError::Sidecar {
+            path: path.to_owned(),
+            why: "no machine_label/cpu or adapter name/backend".into(),
+        }),
+    }
+}
+
+/// Adds `note` to the sidecar's "notes" array by editing the text, so every other byte (and
+/// the key order) stays as the measurement wrote it. A note already there is not added twice.
+pub fn add_note(path: &Path, text: &str, note: &str) -> Result<String, RedrawError> {
+    let quoted = serde_json::to_string(note).expect("a string always serialises");
+    if text.contains(&quoted) {
+        return Ok(text.to_owned());
+    }
+    let missing = || RedrawError::Sidecar {
+        path: path.to_owned(),
+        why: "no \"notes\" array".into(),
+    };
+    let open = text.find("\"notes\": [").ok_or_else(missing)? + "\"notes\": [".len();
+    // The array's closing bracket: the first `]` outside a string.
+    let (mut in_string, mut escaped, mut close) = (false, false, None);
+    for (i, c) in text[open..].char_indices() {
+        match (c, in_string, escaped) {
+            (_, true, true) => escaped = false,
+            ('\\', true, false) => escaped = true,
+            ('"', _, false) => in_string = !in_string,
+            (']', false, _) => {
+                close = Some(open + i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let close = close.ok_or_else(missing)?;
+    let body = text[open..close].trim_end();
+    let inserted = if body.trim().is_empty() {
+        format!("\n    {quoted}\n  ")
+    } else {
+        format!("{body},\n    {quoted}\n  ")
+    };
+    Ok(format!("{}{inserted}{}", &text[..open], &text[close..]))
+}
+
+/// Redraws `{prefix}_{size,depth}.svg` in `dir` for the `parts` asked for; returns the SVGs.
+pub fn redraw(
+    dir: &Path,
+    prefix: &str,
+    parts: &[&str],
+    pytorch_csv: Option<&Path>,
+    commit: &str,
+) -> Result<Vec<PathBuf>, RedrawError> {
+    if let Some(p) = parts.iter().find(|p| !["sizes", "depths"].contains(p)) {
+        return Err(RedrawError::Unsupported((*p).to_owned()));
+    }
+    let pytorch = match pytorch_csv {
+        Some(p) => read_pytorch(p)?,
+        None => Vec::new(),
+    };
+    let mut written = Vec::new();
+    for (part, sweep) in [("sizes", "size"), ("depths", "depth")] {
+        if !parts.contains(&part) {
+            continue;
+        }
+        let name = format!("{prefix}_{sweep}");
+        let csv = dir.join(format!("{name}.csv"));
+        let rows = read_sweep(&csv)?;
+        let json_path = dir.join(format!("{name}.json"));
+        let json = read(&json_path)?;
+        let sidecar: serde_json::Value =
+            serde_json::from_str(&json).map_err(|e| RedrawError::Sidecar {
+                path: json_path.clone(),
+                why: e.to_string(),
+            })?;
+        let sub = subtitle(&json_path, &sidecar)?;
+        // The depth sweep's tensor size is in its rows: the run may have been --quick.
+        let sweep_size = rows.first().map_or(0, |r| r.size);
+        let (title, x_label) = sweep_title(sweep, sweep_size);
+        let chart = line_chart(&rows, &pytorch, sweep, &title, &sub, x_label);
+        let svg = dir.join(format!("{name}.svg"));
+        chart.write(&svg).map_err(|source| RedrawError::Write {
+            path: svg.clone(),
+            source,
+        })?;
+        let updated = add_note(&json_path, &json, &note(commit))?;
+        std::fs::write(&json_path, updated).map_err(|source| RedrawError::Write {
+            path: json_path.clone(),
+            source,
+        })?;
+        written.push(svg);
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SIDECAR: &str = r#"{
+  "figure": "t_size",
+  "machine_label": "test host",
+  "adapter": {
+    "backend": "Vulkan",
+    "name": "llvmpipe"
+  },
+  "commit": "abc123",
+  "notes": [
+    "full sweep"
+  ]
+}
+"#;
+
+    fn write_inputs(dir: &Path) {
+        let sweep = "sweep,size,depth,variant,setup_ms,median_ms,p10_ms,p90_ms,gpu_timestamps_ms\n\
+                     size,64,64,CPU,0.5,2.0,1.9,2.1,\n\
+                     size,128,64,CPU,0.5,4.0,3.9,4.1,\n\
+                     size,64,64,GPU immediate,1.0,1.0,0.9,1.1,0.8\n\
+                     size,128,64,GPU immediate,1.0,1.5,1.4,1.6,1.2\n";
+        std::fs::write(dir.join("t_size.csv"), sweep).unwrap();
+        std::fs::write(dir.join("t_size.json"), SIDECAR).unwrap();
+        // Interleaved as the PyTorch script writes it.
+        let pytorch = "sweep,size,depth,variant,median_ms,p10_ms,p90_ms,compile_s\n\
+                       size,64,64,PyTorch eager,0.7,0.6,0.8,0.00\n\
+                       size,64,64,PyTorch compiled,0.3,0.2,0.4,9.0\n\
+                       size,128,64,PyTorch eager,0.9,0.8,1.0,0.00\n\
+                       size,128,64,PyTorch compiled,0.4,0.3,0.5,9.0\n";
+        std::fs::write(dir.join("t_pytorch.csv"), pytorch).unwrap();
+    }
+
+    #[test]
+    fn a_redraw_draws_one_legend_entry_per_variant_and_only_adds_a_note() {
+        let dir = tempfile::tempdir().unwrap();
+        write_inputs(dir.path());
+        let csv_before = std::fs::read_to_string(dir.path().join("t_size.csv")).unwrap();
+        let pytorch = dir.path().join("t_pytorch.csv");
+        let svgs = redraw(dir.path(), "t", &["sizes"], Some(&pytorch), "feed1234").unwrap();
+        assert_eq!(svgs, [dir.path().join("t_size.svg")]);
+        let svg = std::fs::read_to_string(&svgs[0]).unwrap();
+        for label in ["PyTorch eager", "PyTorch compiled", "GPU immediate"] {
+            assert_eq!(
+                svg.matches(&format!(">{label}<")).count(),
+                1,
+                "{label} in {svg}"
+            );
+        }
+        assert!(svg.contains(">CPU<"));
+        let csv_after = std::fs::read_to_string(dir.path().join("t_size.csv")).unwrap();
+        assert_eq!(csv_before, csv_after);
+        let json = std::fs::read_to_string(dir.path().join("t_size.json")).unwrap();
+        let expected = SIDECAR.replace(
+            "\"full sweep\"\n",
+            &format!("\"full sweep\",\n    \"{}\"\n", note("feed1234")),
+        );
+        assert_eq!(json, expected);
+        // A second redraw at the same commit leaves the sidecar as it is.
+        redraw(dir.path(), "t", &["sizes"], Some(&pytorch), "feed1234").unwrap();
+        let again = std::fs::read_to_string(dir.path().join("t_size.json")).unwrap();
+        assert_eq!(again, expected);
+    }
+
+    #[test]
+    fn a_missing_csv_or_a_bad_row_is_refused_with_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = redraw(dir.path(), "t", &["sizes"], None, "c").unwrap_err();
+        assert!(
+            matches!(missing, RedrawError::Read { ref path, .. } if path.ends_with("t_size.csv"))
+        );
+        write_inputs(dir.path());
+        let csv = dir.path().join("t_size.csv");
+        let mut text = std::fs::read_to_string(&csv).unwrap();
+        text.push_str("size,256,64,CPU,0.5,fast,3.9,4.1,\n");
+        std::fs::write(&csv, text).unwrap();
+        let err = redraw(dir.path(), "t", &["sizes"], None, "c").unwrap_err();
+        assert!(matches!(err, RedrawError::Row { line: 6, .. }), "{err}");
+        assert!(err.to_string().contains("t_size.csv:6"), "{err}");
+        assert!(!dir.path().join("t_size.svg").exists());
+    }
+}
