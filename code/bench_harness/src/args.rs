@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use clap::{Args, FromArgMatches};
 
-use crate::output::{git_state, load_average};
+use crate::provenance::{git_state, load_average};
 
 /// Flags shared by every `*_figures` program: [`FigureArgs::parse_with_about`] where they are the
 /// whole command line, `#[command(flatten)]` in a program that adds its own.

@@ -15,16 +15,15 @@ mod args;
 mod chart;
 mod machine;
 mod output;
+mod provenance;
 pub mod rng;
 mod stats;
 
 pub use args::{FigureArgs, FigureArgsError, exit_code};
 pub use chart::{Bar, BarChart, LineChart, Point, Series};
 pub use machine::{CacheLevel, MachineInfo};
-pub use output::{
-    CacheRecord, Csv, GitState, Sidecar, SidecarRecord, figures_dir, git_commit, git_state,
-    load_average,
-};
+pub use output::{CacheRecord, Csv, Sidecar, SidecarRecord, figures_dir};
+pub use provenance::{GitState, git_commit, git_state, load_average};
 pub use stats::{Stats, measure, measure_durations};
 
 pub use std::hint::black_box;
