@@ -42,7 +42,12 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         let commit = bench_harness::git_commit();
         let pytorch = args.pytorch_csv.as_deref().map(std::path::Path::new);
         let dir = bench_harness::figures_dir();
-        for svg in redraw::redraw(&dir, &args.prefix, &args.only(), pytorch, &commit)? {
+        // Without --only, every part that can be redrawn is.
+        let parts = match args.only() {
+            only if only.is_empty() => redraw::REDRAWABLE.to_vec(),
+            only => only,
+        };
+        for svg in redraw::redraw(&dir, &args.prefix, &parts, pytorch, &commit)? {
             eprintln!("redrew {}", svg.display());
         }
         return Ok(());

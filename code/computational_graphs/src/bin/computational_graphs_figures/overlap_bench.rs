@@ -17,7 +17,7 @@ use crate::transfer_bench::timed;
 /// Columns of the batch's input and of the weights' output: a 256×256 Linear does 64 FLOPs per
 /// byte moved (2·256·256 FLOPs per row against 2·256·4 bytes), so that on a GPU the kernel and
 /// the transfers take times of the same order.
-const WIDTH: usize = 256;
+pub const WIDTH: usize = 256;
 const IN_FLIGHT: usize = 4;
 
 struct Config {
@@ -47,11 +47,11 @@ fn config(quick: bool) -> Config {
     }
 }
 
-const SERIAL: &str = "serial: upload all, compute all, read all";
-const ONE: &str = "one chunk at a time";
-const PIPELINED: &str = "pipelined, 4 chunks in flight";
-const BOUND: &str = "longest serial phase (perfect overlap)";
-const PHASES: [&str; 3] = [
+pub const SERIAL: &str = "serial: upload all, compute all, read all";
+pub const ONE: &str = "one chunk at a time";
+pub const PIPELINED: &str = "pipelined, 4 chunks in flight";
+pub const BOUND: &str = "longest serial phase (perfect overlap)";
+pub const PHASES: [&str; 3] = [
     "serial phase: upload",
     "serial phase: compute",
     "serial phase: read back",
@@ -139,20 +139,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     let name = format!("{}_overlap", args.prefix);
     let dir = figures_dir();
     csv.write(&dir.join(format!("{name}.csv")))?;
-    LineChart {
-        title: format!(
-            "Copy/compute overlap: {}×{WIDTH} through a {WIDTH}×{WIDTH} Linear, in chunks",
-            cfg.rows
-        ),
-        subtitle: subtitle(ctx, args),
-        x_label: "chunks (log)".into(),
-        y_label: "milliseconds per batch, host to host".into(),
-        log_x: true,
-        log_y: false,
-        series: lines,
-        markers: Vec::new(),
-    }
-    .write(&dir.join(format!("{name}.svg")))?;
+    chart(cfg.rows, subtitle(ctx, args), lines).write(&dir.join(format!("{name}.svg")))?;
     args.sidecar(
         &name,
         "one batch streamed through the Linear kernel in chunks: serial phases against one \
@@ -165,4 +152,20 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
 
 fn same_bits(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// The overlap chart of a batch of `rows` rows: the lines `SERIAL`, `ONE`, `PIPELINED`, `BOUND`.
+pub fn chart(rows: usize, subtitle: String, lines: Vec<Series>) -> LineChart {
+    LineChart {
+        title: format!(
+            "Copy/compute overlap: {rows}×{WIDTH} through a {WIDTH}×{WIDTH} Linear, in chunks"
+        ),
+        subtitle,
+        x_label: "chunks (log)".into(),
+        y_label: "milliseconds per batch, host to host".into(),
+        log_x: true,
+        log_y: false,
+        series: lines,
+        markers: Vec::new(),
+    }
 }

@@ -4,10 +4,16 @@
 
 use std::path::{Path, PathBuf};
 
+use bench_harness::{LineChart, Series};
+
 use crate::charts::{PytorchRow, line_chart, sweep_title};
 use crate::roofline_model::split_csv_line;
 use crate::sweep::Row;
 use crate::variants::Variant;
+use crate::{overlap_bench, transfer_bench};
+
+/// The `--only` parts that `--redraw` can draw.
+pub const REDRAWABLE: [&str; 4] = ["sizes", "depths", "transfers", "overlap"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum RedrawError {
@@ -29,7 +35,7 @@ pub enum RedrawError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("--redraw draws only the sizes and depths sweeps so far, not {0}")]
+    #[error("--redraw draws sizes, depths, transfers and overlap, not {0}; leave it out of --only")]
     Unsupported(String),
 }
 
@@ -219,7 +225,129 @@ pub fn add_note(path: &Path, text: &str, note: &str) -> Result<String, RedrawErr
     Ok(format!("{}{inserted}{}", &text[..open], &text[close..]))
 }
 
-/// Redraws `{prefix}_{size,depth}.svg` in `dir` for the `parts` asked for; returns the SVGs.
+/// The measurement's sidecar `{name}.json` in `dir`: its text and the chart subtitle it implies.
+fn sidecar(dir: &Path, name: &str) -> Result<(PathBuf, String, String), RedrawError> {
+    let path = dir.join(format!("{name}.json"));
+    let json = read(&path)?;
+    let value: serde_json::Value =
+        serde_json::from_str(&json).map_err(|e| RedrawError::Sidecar {
+            path: path.clone(),
+            why: e.to_string(),
+        })?;
+    let sub = subtitle(&path, &value)?;
+    Ok((path, json, sub))
+}
+
+/// Writes the chart as `{name}.svg`, then adds the redraw note to the sidecar.
+fn finish(
+    dir: &Path,
+    name: &str,
+    chart: &LineChart,
+    (json_path, json): (PathBuf, String),
+    commit: &str,
+) -> Result<PathBuf, RedrawError> {
+    let svg = dir.join(format!("{name}.svg"));
+    chart.write(&svg).map_err(|source| RedrawError::Write {
+        path: svg.clone(),
+        source,
+    })?;
+    let updated = add_note(&json_path, &json, &note(commit))?;
+    std::fs::write(&json_path, updated).map_err(|source| RedrawError::Write {
+        path: json_path.clone(),
+        source,
+    })?;
+    Ok(svg)
+}
+
+/// The transfers chart from `{prefix}_transfers.csv`.
+fn transfers_chart(csv: &Path, sub: String) -> Result<LineChart, RedrawError> {
+    let text = read(csv)?;
+    let header = [
+        "path",
+        "bytes",
+        "median_us",
+        "p10_us",
+        "p90_us",
+        "median_gb_s",
+        "p10_gb_s",
+        "p90_gb_s",
+    ];
+    let mut series: Vec<Series> = transfer_bench::PATHS
+        .iter()
+        .map(|p| Series::new(p))
+        .collect();
+    for (line, c) in cells(csv, &text, &header)? {
+        let s = series
+            .iter_mut()
+            .find(|s| s.name == c[0])
+            .ok_or_else(|| RedrawError::Row {
+                path: csv.to_owned(),
+                line,
+                why: format!("no transfer path is called {:?}", c[0]),
+            })?;
+        let bytes: f64 = number(csv, line, "bytes", &c[1])?;
+        s.point_with_spread(
+            bytes,
+            number(csv, line, "median_gb_s", &c[5])?,
+            number(csv, line, "p10_gb_s", &c[6])?,
+            number(csv, line, "p90_gb_s", &c[7])?,
+        );
+    }
+    Ok(transfer_bench::chart(sub, series))
+}
+
+/// The overlap chart from `{prefix}_overlap.csv`; the perfect-overlap line is, as when measured,
+/// the longest of the three serial phases' medians at each chunk count.
+fn overlap_chart(csv: &Path, sub: String) -> Result<LineChart, RedrawError> {
+    use overlap_bench::{BOUND, ONE, PHASES, PIPELINED, SERIAL};
+    let text = read(csv)?;
+    let header = [
+        "chunks",
+        "schedule",
+        "median_ms",
+        "p10_ms",
+        "p90_ms",
+        "samples",
+        "rows",
+    ];
+    let mut lines: Vec<Series> = [SERIAL, ONE, PIPELINED, BOUND]
+        .iter()
+        .map(|s| Series::new(s))
+        .collect();
+    let mut bounds: Vec<(f64, f64)> = Vec::new();
+    let mut rows = 0;
+    for (line, c) in cells(csv, &text, &header)? {
+        let chunks: f64 = number(csv, line, "chunks", &c[0])?;
+        let median: f64 = number(csv, line, "median_ms", &c[2])?;
+        rows = number(csv, line, "rows", &c[6])?;
+        if let Some(l) = lines.iter_mut().find(|l| l.name == c[1]) {
+            l.point_with_spread(
+                chunks,
+                median,
+                number(csv, line, "p10_ms", &c[3])?,
+                number(csv, line, "p90_ms", &c[4])?,
+            );
+        } else if PHASES.contains(&c[1].as_str()) {
+            match bounds.iter_mut().find(|(x, _)| *x == chunks) {
+                Some((_, b)) => *b = b.max(median),
+                None => bounds.push((chunks, median)),
+            }
+        } else {
+            return Err(RedrawError::Row {
+                path: csv.to_owned(),
+                line,
+                why: format!("no schedule is called {:?}", c[1]),
+            });
+        }
+    }
+    for (chunks, bound) in bounds {
+        lines[3].point(chunks, bound);
+    }
+    Ok(overlap_bench::chart(rows, sub, lines))
+}
+
+/// Redraws the SVGs of `parts` (sizes, depths, transfers, overlap) from the CSVs in `dir`;
+/// returns the SVGs written.
 pub fn redraw(
     dir: &Path,
     prefix: &str,
@@ -227,7 +355,7 @@ pub fn redraw(
     pytorch_csv: Option<&Path>,
     commit: &str,
 ) -> Result<Vec<PathBuf>, RedrawError> {
-    if let Some(p) = parts.iter().find(|p| !["sizes", "depths"].contains(p)) {
+    if let Some(p) = parts.iter().find(|p| !REDRAWABLE.contains(p)) {
         return Err(RedrawError::Unsupported((*p).to_owned()));
     }
     let pytorch = match pytorch_csv {
@@ -240,31 +368,29 @@ pub fn redraw(
             continue;
         }
         let name = format!("{prefix}_{sweep}");
-        let csv = dir.join(format!("{name}.csv"));
-        let rows = read_sweep(&csv)?;
-        let json_path = dir.join(format!("{name}.json"));
-        let json = read(&json_path)?;
-        let sidecar: serde_json::Value =
-            serde_json::from_str(&json).map_err(|e| RedrawError::Sidecar {
-                path: json_path.clone(),
-                why: e.to_string(),
-            })?;
-        let sub = subtitle(&json_path, &sidecar)?;
+        let rows = read_sweep(&dir.join(format!("{name}.csv")))?;
+        let (json_path, json, sub) = sidecar(dir, &name)?;
         // The depth sweep's tensor size is in its rows: the run may have been --quick.
         let sweep_size = rows.first().map_or(0, |r| r.size);
         let (title, x_label) = sweep_title(sweep, sweep_size);
         let chart = line_chart(&rows, &pytorch, sweep, &title, &sub, x_label);
-        let svg = dir.join(format!("{name}.svg"));
-        chart.write(&svg).map_err(|source| RedrawError::Write {
-            path: svg.clone(),
-            source,
-        })?;
-        let updated = add_note(&json_path, &json, &note(commit))?;
-        std::fs::write(&json_path, updated).map_err(|source| RedrawError::Write {
-            path: json_path.clone(),
-            source,
-        })?;
-        written.push(svg);
+        written.push(finish(dir, &name, &chart, (json_path, json), commit)?);
+    }
+    for part in ["transfers", "overlap"] {
+        if !parts.contains(&part) {
+            continue;
+        }
+        let name = format!("{prefix}_{part}");
+        let csv = dir.join(format!("{name}.csv"));
+        // The CSV first, so that a missing CSV is the error reported.
+        read(&csv)?;
+        let (json_path, json, sub) = sidecar(dir, &name)?;
+        let chart = if part == "transfers" {
+            transfers_chart(&csv, sub)?
+        } else {
+            overlap_chart(&csv, sub)?
+        };
+        written.push(finish(dir, &name, &chart, (json_path, json), commit)?);
     }
     Ok(written)
 }

@@ -16,7 +16,7 @@ use gpu_context::{GpuContext, TimingSource};
 use crate::args::Args;
 use crate::charts::subtitle;
 
-const PATHS: [&str; 5] = [
+pub const PATHS: [&str; 5] = [
     "upload: write_buffer",
     "upload: mapped staging + copy",
     "download: copy + map_async",
@@ -144,17 +144,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     let name = format!("{}_transfers", args.prefix);
     let dir = figures_dir();
     csv.write(&dir.join(format!("{name}.csv")))?;
-    LineChart {
-        title: "Host↔device transfers: bandwidth against size".into(),
-        subtitle: subtitle(ctx, args),
-        x_label: "bytes per transfer (log)".into(),
-        y_label: "GB/s (log): CPU clock; device copies: GPU timestamps".into(),
-        log_x: true,
-        log_y: true,
-        series,
-        markers: Vec::new(),
-    }
-    .write(&dir.join(format!("{name}.svg")))?;
+    chart(subtitle(ctx, args), series).write(&dir.join(format!("{name}.svg")))?;
     args.sidecar(
         &name,
         "host-to-device and device-to-host transfers, 4 KiB upward in powers of 4: median and \
@@ -164,4 +154,18 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     )
     .write(&dir.join(format!("{name}.json")))?;
     Ok(())
+}
+
+/// The bandwidth chart: one line per path of `PATHS`, GB/s against bytes.
+pub fn chart(subtitle: String, series: Vec<Series>) -> LineChart {
+    LineChart {
+        title: "Host↔device transfers: bandwidth against size".into(),
+        subtitle,
+        x_label: "bytes per transfer (log)".into(),
+        y_label: "GB/s (log): CPU clock; device copies: GPU timestamps".into(),
+        log_x: true,
+        log_y: true,
+        series,
+        markers: Vec::new(),
+    }
 }
