@@ -68,8 +68,7 @@ pub struct OffThread {
 
 impl OffThread {
     pub fn new(file: File, capacity: usize) -> Result<Self, LoggingError> {
-        let (producer, consumer) =
-            ring_buffer(capacity).map_err(LoggingError::Capacity)?;
+        let (producer, consumer) = ring_buffer(capacity).map_err(LoggingError::Capacity)?;
         let logger = std::thread::spawn(move || drain(consumer, file));
         Ok(Self {
             producer,
