@@ -220,8 +220,11 @@ impl LineChart {
         let mut legend_y = TOP + 8.0;
         for (i, series) in self.series.iter().enumerate() {
             let colour = COLOURS[i % COLOURS.len()];
-            let path: Vec<String> = series
-                .points
+            // The line joins the points in x order, whatever order the measurements came in (a
+            // CSV may list a variant's sizes out of order).
+            let mut ordered: Vec<&Point> = series.points.iter().collect();
+            ordered.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let path: Vec<String> = ordered
                 .iter()
                 .map(|p| format!("{:.1},{:.1}", xs.px(p.0), ys.px(p.1)))
                 .collect();
@@ -442,6 +445,30 @@ impl BarChart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_joins_its_points_in_x_order() {
+        let mut series = Series::new("s");
+        series.point(4.0, 1.0);
+        series.point(1.0, 2.0);
+        series.point(2.0, 3.0);
+        let chart = LineChart {
+            title: "t".into(),
+            series: vec![series],
+            ..Default::default()
+        };
+        let svg = chart.to_svg();
+        let line = svg.lines().find(|l| l.contains("<polyline")).unwrap();
+        let xs: Vec<f64> = line
+            .split("points=\"")
+            .nth(1)
+            .unwrap()
+            .trim_end_matches("\"/>")
+            .split(' ')
+            .map(|p| p.split(',').next().unwrap().parse().unwrap())
+            .collect();
+        assert!(xs.windows(2).all(|w| w[0] < w[1]), "{line}");
+    }
 
     #[test]
     fn line_chart_draws_every_series_and_marker() {
