@@ -57,28 +57,36 @@ pub const PHASES: [&str; 3] = [
     "serial phase: read back",
 ];
 
+/// The CSV's columns; `--redraw` reads the same file back.
+pub const HEADER: &[&str] = &[
+    "chunks",
+    "schedule",
+    "median_ms",
+    "p10_ms",
+    "p90_ms",
+    "samples",
+    "rows",
+    "k",
+    "n",
+    "bytes_each_way",
+];
+
+/// One empty line per schedule plus the perfect-overlap bound, in the chart's order.
+pub fn empty_lines() -> Vec<Series> {
+    [SERIAL, ONE, PIPELINED, BOUND]
+        .iter()
+        .map(|s| Series::new(s))
+        .collect()
+}
+
 pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let cfg = config(args.quick);
     let mut rng = SplitMix64::new(0x0be1);
     let x = Tensor2D::random(cfg.rows, WIDTH, 1.0, &mut rng);
     let w = Tensor2D::random(WIDTH, WIDTH, 0.1, &mut rng);
     let b = Tensor2D::random(1, WIDTH, 0.1, &mut rng);
-    let mut csv = Csv::new(&[
-        "chunks",
-        "schedule",
-        "median_ms",
-        "p10_ms",
-        "p90_ms",
-        "samples",
-        "rows",
-        "k",
-        "n",
-        "bytes_each_way",
-    ]);
-    let mut lines: Vec<Series> = [SERIAL, ONE, PIPELINED, BOUND]
-        .iter()
-        .map(|s| Series::new(s))
-        .collect();
+    let mut csv = Csv::new(HEADER);
+    let mut lines = empty_lines();
     let progress = Progress::new(cfg.chunk_counts.len() as u64, "overlap");
     let mut reference: Option<Vec<f32>> = None;
     for &chunks in &cfg.chunk_counts {

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use bench_harness::{LineChart, Series};
+use bench_harness::LineChart;
 
 use crate::charts::{PytorchRow, line_chart, sweep_title};
 use crate::roofline_model::split_csv_line;
@@ -262,21 +262,8 @@ fn finish(
 /// The transfers chart from `{prefix}_transfers.csv`.
 fn transfers_chart(csv: &Path, sub: String) -> Result<LineChart, RedrawError> {
     let text = read(csv)?;
-    let header = [
-        "path",
-        "bytes",
-        "median_us",
-        "p10_us",
-        "p90_us",
-        "median_gb_s",
-        "p10_gb_s",
-        "p90_gb_s",
-    ];
-    let mut series: Vec<Series> = transfer_bench::PATHS
-        .iter()
-        .map(|p| Series::new(p))
-        .collect();
-    for (line, c) in cells(csv, &text, &header)? {
+    let mut series = transfer_bench::empty_series();
+    for (line, c) in cells(csv, &text, &transfer_bench::HEADER[..8])? {
         let s = series
             .iter_mut()
             .find(|s| s.name == c[0])
@@ -299,24 +286,12 @@ fn transfers_chart(csv: &Path, sub: String) -> Result<LineChart, RedrawError> {
 /// The overlap chart from `{prefix}_overlap.csv`; the perfect-overlap line is, as when measured,
 /// the longest of the three serial phases' medians at each chunk count.
 fn overlap_chart(csv: &Path, sub: String) -> Result<LineChart, RedrawError> {
-    use overlap_bench::{BOUND, ONE, PHASES, PIPELINED, SERIAL};
+    use overlap_bench::PHASES;
     let text = read(csv)?;
-    let header = [
-        "chunks",
-        "schedule",
-        "median_ms",
-        "p10_ms",
-        "p90_ms",
-        "samples",
-        "rows",
-    ];
-    let mut lines: Vec<Series> = [SERIAL, ONE, PIPELINED, BOUND]
-        .iter()
-        .map(|s| Series::new(s))
-        .collect();
+    let mut lines = overlap_bench::empty_lines();
     let mut bounds: Vec<(f64, f64)> = Vec::new();
     let mut rows = 0;
-    for (line, c) in cells(csv, &text, &header)? {
+    for (line, c) in cells(csv, &text, &overlap_bench::HEADER[..7])? {
         let chunks: f64 = number(csv, line, "chunks", &c[0])?;
         let median: f64 = number(csv, line, "median_ms", &c[2])?;
         rows = number(csv, line, "rows", &c[6])?;

@@ -82,21 +82,29 @@ fn time_device_copies(
     Ok((stats(&up), stats(&down), timing))
 }
 
+/// The CSV's columns; `--redraw` reads the same file back.
+pub const HEADER: &[&str] = &[
+    "path",
+    "bytes",
+    "median_us",
+    "p10_us",
+    "p90_us",
+    "median_gb_s",
+    "p10_gb_s",
+    "p90_gb_s",
+    "samples",
+    "timing",
+];
+
+/// One empty line per transfer path, in the chart's order.
+pub fn empty_series() -> Vec<Series> {
+    PATHS.iter().map(|p| Series::new(p)).collect()
+}
+
 pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let sizes = sizes(args.quick);
-    let mut csv = Csv::new(&[
-        "path",
-        "bytes",
-        "median_us",
-        "p10_us",
-        "p90_us",
-        "median_gb_s",
-        "p10_gb_s",
-        "p90_gb_s",
-        "samples",
-        "timing",
-    ]);
-    let mut series: Vec<Series> = PATHS.iter().map(|p| Series::new(p)).collect();
+    let mut csv = Csv::new(HEADER);
+    let mut series = empty_series();
     let progress = Progress::new(sizes.len() as u64, "transfers");
     let mut rng = SplitMix64::new(0x7a5f);
     for &bytes in &sizes {
