@@ -6,11 +6,14 @@
 //! - [`graph_frames`]: the course's random graph as a profiled frame, CPU spans and GPU scopes;
 //! - [`training`]: a case study, a two-layer network trained with the graph crate's backward
 //!   pass, and its gradients written out for a check against PyTorch's autograd;
+//! - [`inference`]: a case study, module 3's quantized classifier served on the GPU, first
+//!   dequantizing into f32 buffers, then with the dequantization fused into the GEMM;
 //! - [`yolo`]: a case study, the post-processing of an object detector (letterboxing and
 //!   non-maximum suppression), measured and tested on generated boxes.
 
 pub mod chrome_trace;
 pub mod graph_frames;
+pub mod inference;
 pub mod span_cost;
 pub mod training;
 pub mod yolo;

@@ -1,0 +1,117 @@
+//! The inference case study on this machine's adapter (lavapipe in CI): both servers against
+//! the CPU reference and the f32 model, the same classes from both, the stages their profiles
+//! name, and the requests they refuse.
+
+use computational_graphs::tensor::Tensor2D;
+use gpu_context::{GpuContext, GpuScopes};
+use profiling_lab::inference::{
+    FusedServer, InferenceError, PackedModel, UnfusedServer, WeightFormat, error_bound,
+    predictions, stage_totals,
+};
+use quantization::model::{Mlp, shipped, spirals};
+
+const FORMATS: [WeightFormat; 2] = [WeightFormat::Int8, WeightFormat::Group4 { group: 32 }];
+
+fn close(what: &str, got: &Tensor2D, want: &Tensor2D, tolerance: impl Fn(usize) -> f32) {
+    assert_eq!(got.shape(), want.shape(), "{what}");
+    for (i, (g, w)) in got.data().iter().zip(want.data()).enumerate() {
+        assert!(
+            (g - w).abs() <= tolerance(i),
+            "{what}: value {i} is {g}, want {w} ± {}",
+            tolerance(i)
+        );
+    }
+}
+
+#[test]
+fn both_servers_match_the_reference_and_stay_within_the_format_bound() {
+    let ctx = GpuContext::for_tests();
+    let model = shipped();
+    let test = spirals(3, 200, 8);
+    let exact = model.forward(&test.x);
+    for format in FORMATS {
+        let packed = PackedModel::quantize(&model, format).unwrap();
+        let reference = packed.reference(&test.x).unwrap();
+        let bound = error_bound(&model, &packed, &test.x);
+        let mut unfused = UnfusedServer::new(&ctx, packed.clone()).unwrap();
+        let mut fused = FusedServer::new(&ctx, packed, test.x.rows()).unwrap();
+        let a = unfused.infer(&ctx, &test.x).unwrap();
+        let b = fused.infer(&ctx, &test.x).unwrap();
+        let label = format.label();
+        for (name, out) in [("unfused", &a), ("fused", &b)] {
+            // Same dequantized weights: only the order of f32 additions differs.
+            close(&format!("{label} {name} vs CPU"), out, &reference, |i| {
+                1e-4 * (1.0 + reference.data()[i].abs())
+            });
+            // Against the f32 model: the quantization error, bounded layer by layer.
+            close(&format!("{label} {name} vs f32"), out, &exact, |i| {
+                bound[i] + 1e-3
+            });
+        }
+        let classes = predictions(&a);
+        assert_eq!(classes, predictions(&b), "{label}: the servers disagree");
+        assert_eq!(classes, predictions(&reference), "{label}: GPU vs CPU");
+        let right = classes.iter().zip(&test.labels).filter(|(p, l)| p == l);
+        assert!(right.count() >= 570, "{label}: accuracy fell below 95%");
+    }
+}
+
+#[test]
+fn a_fused_server_answers_requests_of_any_size_up_to_its_batch() {
+    let ctx = GpuContext::for_tests();
+    let model = Mlp::new(&[2, 36, 20, 5], 3);
+    let packed = PackedModel::quantize(&model, WeightFormat::Group4 { group: 8 }).unwrap();
+    let mut fused = FusedServer::new(&ctx, packed.clone(), 64).unwrap();
+    let points = spirals(2, 32, 1).x;
+    for rows in [1, 17, 64, 3] {
+        let x = Tensor2D::new(rows, 2, points.data()[..rows * 2].to_vec()).unwrap();
+        let want = packed.reference(&x).unwrap();
+        let got = fused.infer(&ctx, &x).unwrap();
+        close(&format!("{rows} rows"), &got, &want, |i| {
+            1e-4 * (1.0 + want.data()[i].abs())
+        });
+    }
+    let too_many = Tensor2D::zeros(65, 2);
+    let err = fused.infer(&ctx, &too_many).unwrap_err();
+    assert!(err.to_string().contains("max_batch"), "{err}");
+}
+
+#[test]
+fn profiles_name_every_stage_of_a_request() {
+    let ctx = GpuScopes::open_context().unwrap();
+    let mut scopes = GpuScopes::new(&ctx).unwrap();
+    let packed = PackedModel::quantize(&shipped(), WeightFormat::Int8).unwrap();
+    let x = spirals(3, 4, 2).x;
+    let mut unfused = UnfusedServer::new(&ctx, packed.clone()).unwrap();
+    let mut fused = FusedServer::new(&ctx, packed, 16).unwrap();
+    let (_, before) = unfused.infer_profiled(&ctx, &mut scopes, &x).unwrap();
+    let (_, after) = fused.infer_profiled(&ctx, &mut scopes, &x).unwrap();
+    let labels = |s: &[gpu_context::ScopeTiming]| -> Vec<String> {
+        stage_totals(s).into_iter().map(|(l, _)| l).collect()
+    };
+    assert_eq!(
+        labels(&before),
+        ["dequantize", "matmul", "bias+relu", "read-back"]
+    );
+    assert_eq!(labels(&after), ["matmul", "read-back"]);
+    // Three layers: three scopes of each per-layer stage.
+    assert_eq!(before.iter().filter(|s| s.label == "dequantize").count(), 3);
+    assert_eq!(after.iter().filter(|s| s.label == "matmul").count(), 3);
+}
+
+#[test]
+fn bad_models_and_requests_are_refused_with_a_reason() {
+    let odd = Mlp::new(&[2, 6, 3], 1);
+    let err = PackedModel::quantize(&odd, WeightFormat::Int8).unwrap_err();
+    assert!(err.to_string().contains("multiple of 4"), "{err}");
+    let err = PackedModel::quantize(&shipped(), WeightFormat::Group4 { group: 12 }).unwrap_err();
+    assert!(matches!(err, InferenceError::Quant(_)), "{err}");
+
+    let ctx = GpuContext::for_tests();
+    let packed = PackedModel::quantize(&shipped(), WeightFormat::Int8).unwrap();
+    let mut unfused = UnfusedServer::new(&ctx, packed).unwrap();
+    let err = unfused.infer(&ctx, &Tensor2D::zeros(4, 3)).unwrap_err();
+    assert!(err.to_string().contains("3 columns"), "{err}");
+    let err = unfused.infer(&ctx, &Tensor2D::zeros(0, 2)).unwrap_err();
+    assert!(err.to_string().contains("empty"), "{err}");
+}
