@@ -135,3 +135,57 @@ fn a_call_per_frame_computes_what_a_call_per_sample_does() {
     batching::per_frame(&frame, 0.5, &mut b);
     assert_eq!(a, b);
 }
+
+#[test]
+fn the_three_fir_filters_give_the_same_bits() {
+    use realtime::rules::vectorisation::{
+        fir_by_tap, fir_indexed, fir_iterators, output_len, smoothing_taps,
+    };
+    for (frame, taps) in [(1, 1), (2, 3), (3, 16), (4, 33)] {
+        let x = sensor_frame(frame);
+        let h = smoothing_taps(taps);
+        assert!((h.iter().sum::<f32>() - 1.0).abs() < 1e-5, "{h:?}");
+        let len = output_len(x.len(), taps);
+        assert_eq!(len, FRAME_LEN - taps + 1);
+        let mut outs = [
+            vec![f32::NAN; len],
+            vec![f32::NAN; len],
+            vec![f32::NAN; len],
+        ];
+        fir_indexed(&x, &h, &mut outs[0]);
+        fir_iterators(&x, &h, &mut outs[1]);
+        fir_by_tap(&x, &h, &mut outs[2]);
+        let bits = |v: &[f32]| v.iter().map(|y| y.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&outs[0]), bits(&outs[1]), "{taps} taps");
+        assert_eq!(bits(&outs[0]), bits(&outs[2]), "{taps} taps");
+    }
+    // A smoothing filter keeps a constant signal as it is.
+    let ones = vec![1.0; 64];
+    let mut out = vec![0.0; output_len(64, 8)];
+    fir_by_tap(&ones, &smoothing_taps(8), &mut out);
+    assert!(out.iter().all(|y| (y - 1.0).abs() < 1e-5), "{out:?}");
+}
+
+#[test]
+fn the_gain_table_gives_what_the_per_pixel_cast_gives() {
+    use realtime::rules::casts::{GainTable, gain_per_pixel, pixel_frame};
+    let every_value: Vec<u8> = (0..=255).collect();
+    let frame = pixel_frame(3);
+    // 1.3 saturates above 196, 0.5 rounds down, a negative gain clamps to 0, NaN gives 0.
+    for gain in [1.0, 1.3, 0.5, 0.0, -2.0, 1000.0, f32::NAN] {
+        for pixels in [&every_value, &frame] {
+            let (mut a, mut b) = (vec![7u8; pixels.len()], vec![9u8; pixels.len()]);
+            gain_per_pixel(pixels, gain, &mut a);
+            GainTable::new(gain).apply(pixels, &mut b);
+            assert_eq!(a, b, "gain {gain}");
+        }
+    }
+    let mut out = vec![0u8; 256];
+    GainTable::new(1.3).apply(&every_value, &mut out);
+    assert_eq!(
+        (out[100], out[196], out[197], out[255]),
+        (130, 254, 255, 255)
+    );
+    let (_, allocs) = count_allocations(|| GainTable::new(1.3).apply(&frame, &mut out));
+    assert_eq!(allocs, 0);
+}

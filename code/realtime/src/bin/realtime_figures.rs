@@ -1,6 +1,8 @@
 //! Measures every hot-loop rule (before/after, p50/p99/max per iteration) and writes
 //! `figures/realtime_hot_loops[_<machine>].{csv,svg,json}` and
-//! `figures/realtime_sleep[_<machine>].{csv,svg,json}`.
+//! `figures/realtime_sleep[_<machine>].{csv,svg,json}` and
+//! `figures/realtime_priority[_<machine>].{csv,svg,json}` (wake-up lateness under load with
+//! `SCHED_OTHER` and `SCHED_FIFO`, pinned and not; a refused `SCHED_FIFO` is a "refused" row).
 //!
 //! ```console
 //! cargo run --release -p realtime --bin realtime_figures -- --quick --allow-dirty --allow-busy
@@ -8,13 +10,15 @@
 
 use anyhow::Context;
 use bench_harness::{BarChart, Csv, FigureArgs, Sidecar, figures_dir};
+use realtime::rules::priority::{self, Outcome, Setup};
 use realtime::rules::{Measured, RULES, Sizes, measure_all};
 
 fn main() -> anyhow::Result<()> {
     let args = &FigureArgs::parse_with_about(
         "Hot-loop rules as before/after pairs: p50, p99 and max latency per iteration",
     );
-    args.start(&RULES)?;
+    let parts: Vec<&str> = RULES.iter().copied().chain(["priority"]).collect();
+    args.start(&parts)?;
     let sizes = if args.quick {
         Sizes::quick()
     } else {
@@ -51,7 +55,100 @@ fn main() -> anyhow::Result<()> {
             &sizes,
         )?;
     }
+    if args.wants("priority") {
+        let name = format!("realtime_priority{suffix}");
+        write_priority(&name, &machine, &sizes)?;
+    }
     Ok(())
+}
+
+/// Wake-up lateness of a 1 ms periodic sleep with a spinning thread on every core, per policy.
+fn write_priority(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Result<()> {
+    let title = "How late a 1 ms sleep wakes up while every core spins: SCHED_OTHER vs SCHED_FIFO";
+    let dir = figures_dir();
+    let mut csv = Csv::new(&[
+        "setup",
+        "policy",
+        "core",
+        "competitors",
+        "status",
+        "sleeps",
+        "p50_ns",
+        "p99_ns",
+        "max_ns",
+        "mean_ns",
+        "note",
+    ]);
+    let mut chart = BarChart {
+        title: title.to_owned(),
+        subtitle: format!(
+            "p99 lateness (whisker: p50 to max); refused setups are left out; {machine}"
+        ),
+        y_label: "p99 wake-up lateness (ns)".into(),
+        log_y: true,
+        bars: Vec::new(),
+    };
+    for setup in priority::comparison() {
+        let label = setup.label();
+        let (policy, core) = describe(&setup);
+        let outcome = priority::measure_or_refused(setup, sizes.sleep_period, sizes.sleeps)
+            .with_context(|| format!("measuring {label}"))?;
+        let mut row = vec![
+            label.clone(),
+            policy,
+            core,
+            setup.competitors.to_string(),
+            outcome.status().to_owned(),
+        ];
+        match &outcome {
+            Outcome::Measured(s) => {
+                println!(
+                    "{label:<40} p50 {:>9} ns  p99 {:>9} ns  max {:>10} ns",
+                    s.p50_ns, s.p99_ns, s.max_ns
+                );
+                row.extend([
+                    s.iterations.to_string(),
+                    s.p50_ns.to_string(),
+                    s.p99_ns.to_string(),
+                    s.max_ns.to_string(),
+                    format!("{:.1}", s.mean_ns),
+                    String::new(),
+                ]);
+                chart.bars.push((
+                    label.clone(),
+                    s.p99_ns as f64,
+                    Some((s.p50_ns as f64, s.max_ns as f64)),
+                ));
+            }
+            Outcome::Refused(why) => {
+                println!("{label:<40} refused: {why}");
+                row.extend(std::iter::repeat_n(String::new(), 5));
+                row.push(why.clone());
+            }
+        }
+        csv.row(&row);
+    }
+    csv.write(&dir.join(format!("{name}.csv")))
+        .with_context(|| format!("writing {name}.csv into {}", dir.display()))?;
+    chart.write(&dir.join(format!("{name}.svg")))?;
+    let mut sidecar = Sidecar::new(name, title);
+    sidecar.notes.push(format!(
+        "{} sleeps of {:?} per setup, measured on a thread that only sleeps; competitors are normal threads that spin until the setup's sleeps are done",
+        sizes.sleeps, sizes.sleep_period
+    ));
+    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Ok(())
+}
+
+fn describe(setup: &Setup) -> (String, String) {
+    let policy = match setup.policy {
+        priority::Policy::Normal => "SCHED_OTHER".to_owned(),
+        priority::Policy::Fifo(p) => format!("SCHED_FIFO {p}"),
+    };
+    let core = setup
+        .core
+        .map_or_else(|| "any".to_owned(), |c| c.to_string());
+    (policy, core)
 }
 
 fn write(

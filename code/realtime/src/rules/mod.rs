@@ -3,13 +3,16 @@
 
 pub mod allocation;
 pub mod batching;
+pub mod casts;
 pub mod copying;
 pub mod handoff;
 pub mod keys;
 pub mod logging;
+pub mod priority;
 pub mod sleeping;
 pub mod syscalls;
 pub mod validation;
+pub mod vectorisation;
 
 use std::time::Duration;
 
@@ -25,7 +28,7 @@ pub struct Measured {
 }
 
 /// The rules `measure_rule` knows, in the order of the chapter.
-pub const RULES: [&str; 9] = [
+pub const RULES: [&str; 11] = [
     "allocation",
     "logging",
     "syscalls",
@@ -33,9 +36,14 @@ pub const RULES: [&str; 9] = [
     "validation",
     "keys",
     "batching",
+    "vectorisation",
+    "casts",
     "handoff",
     "sleeping",
 ];
+
+/// Taps of the filter the vectorisation rule runs.
+pub const FIR_TAPS: usize = 16;
 
 /// How much to measure.
 #[derive(Clone, Copy, Debug)]
@@ -176,6 +184,41 @@ pub fn measure_rule(rule: &str, sizes: Sizes) -> Result<Vec<Measured>, MeasureEr
             vec![
                 m("batching", "a call per sample", before),
                 m("batching", "a call per frame", after),
+            ]
+        }
+        "vectorisation" => {
+            use vectorisation::{fir_by_tap, fir_indexed, fir_iterators, output_len};
+            let taps = vectorisation::smoothing_taps(FIR_TAPS);
+            let mut out = vec![0.0; output_len(frame.len(), taps.len())];
+            let mut run = |fir: fn(&[f32], &[f32], &mut [f32])| {
+                time_each(w, n, |_| {
+                    fir(&frame, &taps, &mut out);
+                    f64::from(out[out.len() / 2])
+                })
+            };
+            let (indexed, iterators, by_tap) =
+                (run(fir_indexed), run(fir_iterators), run(fir_by_tap));
+            vec![
+                m("vectorisation", "indexed, one accumulator", indexed),
+                m("vectorisation", "iterators, one accumulator", iterators),
+                m("vectorisation", "loops swapped (SIMD)", by_tap),
+            ]
+        }
+        "casts" => {
+            let pixels = casts::pixel_frame(7);
+            let mut out = vec![0u8; pixels.len()];
+            let gain = 1.3;
+            let before = time_each(w, n, |_| {
+                casts::gain_per_pixel(&pixels, gain, &mut out);
+                f64::from(out[out.len() / 2])
+            });
+            let after = time_each(w, n, |_| {
+                casts::GainTable::new(gain).apply(&pixels, &mut out);
+                f64::from(out[out.len() / 2])
+            });
+            vec![
+                m("casts", "f32 as u8 per pixel", before),
+                m("casts", "256-entry table per frame", after),
             ]
         }
         "handoff" => {
