@@ -165,7 +165,8 @@ impl Packing32 {
         self.far
     }
 
-    pub(crate) fn scale(&self) -> f32 {
+    /// Depth codes per metre, `(2^depth_bits - 1) / (far - near)`: what a kernel multiplies by.
+    pub fn scale(&self) -> f32 {
         self.scale
     }
 }

@@ -11,10 +11,10 @@ pub const SHADER: &str = include_str!("../wgsl/splat_atomic_min.wgsl");
 /// At most this many workgroups in one dispatch; the kernel's loop covers the rest.
 const MAX_GROUPS: u32 = 65_535;
 
-/// The kernel's `Params`, field for field.
+/// The kernel's `Params`, field for field (binding 0; the points are binding 1, the image 2).
 #[repr(C)]
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-struct Params {
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct SplatParams {
     width: u32,
     height: u32,
     count: u32,
@@ -23,6 +23,23 @@ struct Params {
     far: f32,
     scale: f32,
     max_code: u32,
+}
+
+impl SplatParams {
+    /// The parameters for `count` points in a `width`×`height` image packed with `packing`.
+    /// (The caller checks the image and the ids, as [`gpu_splat32`] does.)
+    pub fn new(width: u32, height: u32, count: u32, packing: &Packing32) -> Self {
+        Self {
+            width,
+            height,
+            count,
+            id_bits: packing.id_bits(),
+            near: packing.near(),
+            far: packing.far(),
+            scale: packing.scale(),
+            max_code: packing.max_code(),
+        }
+    }
 }
 
 // ANCHOR: gpu_splat32
@@ -40,16 +57,7 @@ pub fn gpu_splat32(
     if points.is_empty() {
         return Ok(vec![EMPTY32; pixels]);
     }
-    let params = Params {
-        width,
-        height,
-        count: points.len() as u32,
-        id_bits: packing.id_bits(),
-        near: packing.near(),
-        far: packing.far(),
-        scale: packing.scale(),
-        max_code: packing.max_code(),
-    };
+    let params = SplatParams::new(width, height, points.len() as u32, packing);
     let params = ctx.upload("splat params", &[params])?;
     let points_buf = ctx.upload("splat points", points)?;
     let image = ctx.upload("splat image", &vec![EMPTY32; pixels])?;

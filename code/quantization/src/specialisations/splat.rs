@@ -15,7 +15,8 @@ pub struct ScreenPoint {
     pub depth: f32,
 }
 
-pub(crate) fn check_image(width: u32, height: u32) -> Result<usize, PackError> {
+/// The number of pixels of a `width`×`height` image, or why it cannot be splatted into.
+pub fn check_image(width: u32, height: u32) -> Result<usize, PackError> {
     if !(1..=1 << 16).contains(&width) || !(1..=1 << 16).contains(&height) {
         return Err(PackError::Image { width, height });
     }
@@ -137,7 +138,7 @@ pub fn splat32(
 }
 
 /// Every point's index must fit the packing's id bits.
-pub(crate) fn check_ids(count: usize, packing: &Packing32) -> Result<(), PackError> {
+pub fn check_ids(count: usize, packing: &Packing32) -> Result<(), PackError> {
     match count.checked_sub(1) {
         Some(last) if last as u64 >= packing.max_points() => Err(PackError::IdTooLarge {
             id: last as u64,

@@ -1,0 +1,50 @@
+//! The point-cloud renderer's figures (run from the repository root):
+//!
+//! - `sweep`: every optimization step at 1M to 16M points (fewer on a software adapter and with
+//!   `--quick`): ms per frame and points per second, and each pass's GPU scope at the largest
+//!   size.
+//!
+//! ```text
+//! cargo run --release -p point_cloud_renderer --bin point_cloud_figures -- --machine h100
+//! ```
+
+mod sweep;
+
+use anyhow::Context;
+use bench_harness::FigureArgs;
+use gpu_context::{GpuContext, GpuScopes};
+
+const PARTS: &[&str] = &["sweep"];
+
+/// File names carry the machine label when one is given (`pointcloud_h100_throughput`).
+fn figure_name(args: &FigureArgs, name: &str) -> String {
+    match &args.machine {
+        Some(m) => format!("pointcloud_{m}_{name}"),
+        None => format!("pointcloud_{name}"),
+    }
+}
+
+/// A device with the timestamp features the scopes use; without them, frames are timed by the
+/// CPU clock around submit-and-wait.
+fn open_gpu() -> anyhow::Result<GpuContext> {
+    GpuScopes::open_context()
+        .or_else(|_| GpuContext::new())
+        .context("the renderer needs an adapter (lavapipe will do for a smoke test)")
+}
+
+fn main() -> std::process::ExitCode {
+    bench_harness::exit_code(run())
+}
+
+fn run() -> anyhow::Result<()> {
+    let args = &FigureArgs::parse_with_about(
+        "Point-cloud renderer figures: frame time and points/s per optimization step, GPU scopes",
+    );
+    args.start(PARTS)?;
+    if args.wants("sweep") {
+        let ctx = open_gpu()?;
+        eprintln!("GPU: {}", ctx.report().to_json());
+        sweep::run(args, &ctx)?;
+    }
+    Ok(())
+}
