@@ -4,8 +4,9 @@
 //!
 //! The measured thread only ever sleeps and reads the clock: a `SCHED_FIFO` thread that spun
 //! would starve its core (Linux keeps 5 % of each second for normal threads, but that is a safety
-//! net, not a budget). Real-time priority needs `CAP_SYS_NICE` or a raised `RLIMIT_RTPRIO`;
-//! where it is refused, the run says so instead of failing.
+//! net, not a budget). Real-time priority needs `CAP_SYS_NICE` or a raised `RLIMIT_RTPRIO`, and
+//! in a container even root can get `EPERM` (a user namespace of its own, or a cgroup without a
+//! real-time budget); where it is refused, the run says so instead of failing.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -56,7 +57,9 @@ pub enum PriorityError {
     #[error(
         "SCHED_FIFO priority {priority} was refused ({source}): real-time priority needs \
          CAP_SYS_NICE (run as root, or `setcap cap_sys_nice+ep` on the binary) or a raised \
-         RLIMIT_RTPRIO (`ulimit -r`, /etc/security/limits.conf); containers often drop both"
+         RLIMIT_RTPRIO (`ulimit -r`, /etc/security/limits.conf); inside a container even root \
+         is refused when the container has its own user namespace or its cgroup has no \
+         real-time budget (cpu.rt_runtime_us)"
     )]
     FifoRefused {
         priority: i32,
