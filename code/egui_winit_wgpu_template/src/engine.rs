@@ -135,7 +135,7 @@ impl Engine {
     pub fn handle(&mut self, command: Command) -> bool {
         match command {
             Command::Control { change, sent_at } => {
-                self.scene.apply(&change);
+                change.apply_to(&mut self.scene);
                 self.unshown_changes.push(sent_at);
             }
             Command::Resize { width, height } => self.resize(width, height),

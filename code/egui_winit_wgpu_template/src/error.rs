@@ -148,24 +148,3 @@ pub fn chain(error: &dyn std::error::Error) -> String {
     }
     text
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::capture::Image;
-
-    #[test]
-    fn the_chain_names_the_step_then_its_cause() {
-        let path = std::path::Path::new("/nonexistent-folder/shot.png");
-        let err = Image::read_png(path).unwrap_err();
-        assert!(
-            matches!(err, CaptureError::File { action: "open", .. }),
-            "{err:?}"
-        );
-        let text = chain(&FrameError::from(err));
-        assert!(
-            text.starts_with("the screenshot failed: cannot open /nonexistent-folder/shot.png: "),
-            "{text}"
-        );
-    }
-}

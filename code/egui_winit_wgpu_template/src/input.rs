@@ -4,7 +4,8 @@
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::keyboard::{Key as WinitKey, NamedKey};
 
-use crate::messages::{Command, Key, Pointer};
+use crate::messages::Command;
+use crate::render_input::{Key, Pointer};
 
 /// What the render window should do with one of its events.
 #[derive(Debug, PartialEq)]

@@ -5,7 +5,8 @@
 //! the engine [`messages::Command`]s over one crossbeam channel; the engine answers with
 //! [`messages::Status`] over another. See the book's chapters on events and GUIs.
 //!
-//! - [`scene`]: what is drawn, as plain data (no GPU);
+//! - [`scene`]: what is drawn, as plain data (no GPU); [`render_input`]: the keys and pointer
+//!   events it reacts to;
 //! - [`renderer`]: the drawing itself, into any texture view;
 //! - [`engine`]: the engine's state, one frame at a time, and its thread;
 //! - [`panel`]: the control panel's egui code (no window: testable with egui_kittest);
@@ -26,6 +27,7 @@ pub mod messages;
 pub mod panel;
 pub mod panel_frame;
 pub mod panel_window;
+pub mod render_input;
 pub mod renderer;
 pub mod scene;
 pub mod xvfb;

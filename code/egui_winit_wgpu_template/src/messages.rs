@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::extension::SceneEdit;
+use crate::render_input::{Key, Pointer};
+use crate::scene::Scene;
 
 // ANCHOR: command
 /// What the main thread tells the render engine.
@@ -41,31 +43,20 @@ pub enum Control {
 }
 // ANCHOR_END: command
 
-/// The keys the render window reacts to (translated from winit's keys at the boundary).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Key {
-    Left,
-    Right,
-    Up,
-    Down,
-    Space,
-    Reset,
-}
-
-/// Pointer input in the render window, in physical pixels from the top-left corner.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Pointer {
-    Moved {
-        x: f32,
-        y: f32,
-    },
-    Pressed,
-    Released,
-    /// Scroll wheel: positive is away from the user (zoom in).
-    Scrolled {
-        lines: f32,
-    },
-    Left,
+impl Control {
+    // ANCHOR: apply
+    /// Makes the change in `scene` (on the engine's thread).
+    pub fn apply_to(&self, scene: &mut Scene) {
+        match *self {
+            Control::Colour(c) => scene.params.colour = c,
+            Control::RotationDeg(r) => scene.params.rotation_deg = r,
+            Control::SpeedDegPerS(s) => scene.params.speed_deg_per_s = s,
+            Control::Paused(p) => scene.params.paused = p,
+            Control::Reset => scene.reset(),
+            Control::Edit(ref edit) => edit.apply(scene),
+        }
+    }
+    // ANCHOR_END: apply
 }
 
 // ANCHOR: status

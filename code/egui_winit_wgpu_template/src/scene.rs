@@ -1,7 +1,7 @@
 //! What the engine draws, as plain data: no GPU here. Commands change it, time moves it, and
 //! [`Scene::uniforms`] turns it into the numbers the shader needs.
 
-use crate::messages::{Control, Key, Pointer};
+use crate::render_input::{Key, Pointer};
 
 /// The parameters the control panel sets.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,19 +79,10 @@ impl Scene {
         self.params.rotation_deg + self.spin_deg
     }
 
-    // ANCHOR: apply
-    /// Applies a control-panel change.
-    pub fn apply(&mut self, change: &Control) {
-        match *change {
-            Control::Colour(c) => self.params.colour = c,
-            Control::RotationDeg(r) => self.params.rotation_deg = r,
-            Control::SpeedDegPerS(s) => self.params.speed_deg_per_s = s,
-            Control::Paused(p) => self.params.paused = p,
-            Control::Reset => *self = Scene::new(self.initial),
-            Control::Edit(ref edit) => edit.apply(self),
-        }
+    /// Back to the scene it started as: start parameters, no spin, centred, start size.
+    pub fn reset(&mut self) {
+        *self = Scene::new(self.initial);
     }
-    // ANCHOR_END: apply
 
     /// Reacts to a key pressed in the render window.
     pub fn key(&mut self, key: Key) {
@@ -105,7 +96,7 @@ impl Scene {
                 self.params.speed_deg_per_s = (self.params.speed_deg_per_s - 15.0).max(-720.0);
             }
             Key::Space => self.params.paused = !self.params.paused,
-            Key::Reset => *self = Scene::new(self.initial),
+            Key::Reset => self.reset(),
         }
     }
 

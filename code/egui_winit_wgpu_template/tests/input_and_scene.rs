@@ -1,7 +1,8 @@
 //! Keys from winit mapped to the engine's keys, and the scene's reactions (no GPU, no window).
 
 use egui_winit_wgpu_template::input::map_key;
-use egui_winit_wgpu_template::messages::{Control, Key, Pointer};
+use egui_winit_wgpu_template::messages::Control;
+use egui_winit_wgpu_template::render_input::{Key, Pointer};
 use egui_winit_wgpu_template::scene::{Params, Scene, shader_colour};
 use winit::keyboard::{Key as WinitKey, NamedKey, SmolStr};
 
@@ -54,7 +55,7 @@ fn a_reset_from_the_panel_forgets_mouse_and_keys() {
         [1.0, 0.0],
         "50 px of 100 is one clip-space unit"
     );
-    scene.apply(&Control::Reset);
+    Control::Reset.apply_to(&mut scene);
     assert_eq!(scene.offset, [0.0, 0.0]);
 }
 

@@ -2,28 +2,17 @@
 
 use std::time::Instant;
 
+mod common;
+
+use common::{EngineThread, offscreen_engine, spawn_engine, still};
 use egui_winit_wgpu_template::capture::Image;
-use egui_winit_wgpu_template::engine::{self, Engine, EngineOptions, FrameOutcome};
-use egui_winit_wgpu_template::messages::{Command, Control, Key, Pointer, Status};
-use egui_winit_wgpu_template::scene::{BACKGROUND, Params};
-use gpu_context::{RenderGpu, wgpu};
+use egui_winit_wgpu_template::engine::{Engine, EngineOptions, FrameOutcome};
+use egui_winit_wgpu_template::messages::{Command, Control, Status};
+use egui_winit_wgpu_template::render_input::{Key, Pointer};
+use egui_winit_wgpu_template::scene::BACKGROUND;
+use gpu_context::wgpu;
 
 const GREEN: [u8; 3] = [40, 200, 80];
-
-fn still(colour: [u8; 3]) -> Params {
-    Params {
-        colour,
-        speed_deg_per_s: 0.0,
-        ..Params::default()
-    }
-}
-
-fn engine(format: wgpu::TextureFormat, size: [u32; 2], params: Params) -> Engine {
-    let gpu = RenderGpu::open(RenderGpu::instance_without_display(), None)
-        .unwrap_or_else(|e| panic!("this is a GPU test and it needs an adapter: {e}"));
-    let (device, queue) = gpu.open_device("test engine").expect("a device");
-    Engine::offscreen(device, queue, format, size, params)
-}
 
 fn frame(engine: &mut Engine) -> Image {
     match engine.draw_frame().expect("a frame") {
@@ -54,7 +43,7 @@ fn inside_is_the_commanded_colour_and_outside_the_clear_colour() {
         wgpu::TextureFormat::Rgba8Unorm,
         wgpu::TextureFormat::Bgra8UnormSrgb,
     ] {
-        let mut e = engine(format, [64, 48], still([255, 136, 0]));
+        let mut e = offscreen_engine(format, [64, 48], still([255, 136, 0]));
         let image = frame(&mut e);
         assert_eq!((image.width, image.height), (64, 48));
         assert_triangle(&image, [255, 136, 0]);
@@ -64,7 +53,7 @@ fn inside_is_the_commanded_colour_and_outside_the_clear_colour() {
 // ANCHOR: colour_test
 #[test]
 fn a_colour_command_shows_in_the_next_frame() {
-    let mut e = engine(
+    let mut e = offscreen_engine(
         wgpu::TextureFormat::Rgba8UnormSrgb,
         [64, 48],
         still([255, 136, 0]),
@@ -85,7 +74,7 @@ fn a_colour_command_shows_in_the_next_frame() {
 
 #[test]
 fn after_a_resize_the_frame_has_the_new_size() {
-    let mut e = engine(wgpu::TextureFormat::Rgba8Unorm, [64, 48], still(GREEN));
+    let mut e = offscreen_engine(wgpu::TextureFormat::Rgba8Unorm, [64, 48], still(GREEN));
     frame(&mut e);
     e.handle(Command::Resize {
         width: 37,
@@ -98,7 +87,7 @@ fn after_a_resize_the_frame_has_the_new_size() {
 
 #[test]
 fn a_minimised_window_draws_nothing_until_restored() {
-    let mut e = engine(wgpu::TextureFormat::Rgba8Unorm, [32, 32], still(GREEN));
+    let mut e = offscreen_engine(wgpu::TextureFormat::Rgba8Unorm, [32, 32], still(GREEN));
     e.handle(Command::Resize {
         width: 0,
         height: 0,
@@ -119,7 +108,7 @@ fn a_minimised_window_draws_nothing_until_restored() {
 #[test]
 fn rotation_turns_the_triangle() {
     // The first corner points up; a point just below it is inside at 0°, outside at 180°.
-    let mut e = engine(wgpu::TextureFormat::Rgba8Unorm, [64, 64], still(GREEN));
+    let mut e = offscreen_engine(wgpu::TextureFormat::Rgba8Unorm, [64, 64], still(GREEN));
     let near_top = (32, 32 - 15);
     let near_bottom = (32, 32 + 15);
     let image = frame(&mut e);
@@ -142,7 +131,7 @@ fn rotation_turns_the_triangle() {
 
 #[test]
 fn dragging_with_the_mouse_moves_the_triangle() {
-    let mut e = engine(wgpu::TextureFormat::Rgba8Unorm, [100, 100], still(GREEN));
+    let mut e = offscreen_engine(wgpu::TextureFormat::Rgba8Unorm, [100, 100], still(GREEN));
     for p in [
         Pointer::Moved { x: 50.0, y: 50.0 },
         Pointer::Pressed,
@@ -160,7 +149,7 @@ fn dragging_with_the_mouse_moves_the_triangle() {
 
 #[test]
 fn scrolling_scales_the_triangle() {
-    let mut e = engine(wgpu::TextureFormat::Rgba8Unorm, [100, 100], still(GREEN));
+    let mut e = offscreen_engine(wgpu::TextureFormat::Rgba8Unorm, [100, 100], still(GREEN));
     // Near the top of the default triangle (radius 0.6 → 30 px): inside before, outside after
     // zooming out.
     assert_colour(&frame(&mut e), 50, 25, GREEN);
@@ -170,17 +159,12 @@ fn scrolling_scales_the_triangle() {
 
 #[test]
 fn the_engine_thread_answers_and_is_joined_after_shutdown() {
-    let e = engine(wgpu::TextureFormat::Rgba8Unorm, [32, 32], still(GREEN));
-    let (command_tx, command_rx) = crossbeam_channel::unbounded();
-    let (status_tx, status_rx) = crossbeam_channel::bounded(64);
-    let handle = engine::spawn(
-        e,
-        command_rx,
-        status_tx,
-        Box::new(|| {}),
-        EngineOptions::default(),
-    )
-    .expect("thread starts");
+    let e = offscreen_engine(wgpu::TextureFormat::Rgba8Unorm, [32, 32], still(GREEN));
+    let EngineThread {
+        commands: command_tx,
+        status: status_rx,
+        handle,
+    } = spawn_engine(e, EngineOptions::default());
     command_tx
         .send(Command::Control {
             change: Control::Colour([1, 2, 3]),
@@ -212,23 +196,18 @@ fn the_engine_thread_answers_and_is_joined_after_shutdown() {
 
 #[test]
 fn the_engine_thread_ends_when_every_sender_is_dropped() {
-    let e = engine(wgpu::TextureFormat::Rgba8Unorm, [16, 16], still(GREEN));
-    let (command_tx, command_rx) = crossbeam_channel::unbounded();
-    let (status_tx, _status_rx) = crossbeam_channel::bounded(64);
+    let e = offscreen_engine(wgpu::TextureFormat::Rgba8Unorm, [16, 16], still(GREEN));
+    let EngineThread {
+        commands: command_tx,
+        status: _status_rx,
+        handle,
+    } = spawn_engine(e, EngineOptions::default());
     command_tx
         .send(Command::Control {
             change: Control::Paused(true),
             sent_at: Instant::now(),
         })
         .unwrap();
-    let handle = engine::spawn(
-        e,
-        command_rx,
-        status_tx,
-        Box::new(|| {}),
-        EngineOptions::default(),
-    )
-    .expect("thread starts");
     drop(command_tx);
     handle.join().expect("the engine thread ends cleanly");
 }
@@ -237,14 +216,16 @@ fn the_engine_thread_ends_when_every_sender_is_dropped() {
 fn a_headless_engine_draws_n_frames_and_writes_a_screenshot() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("frame.png");
-    let e = engine(wgpu::TextureFormat::Bgra8UnormSrgb, [48, 40], still(GREEN));
-    let (command_tx, command_rx) = crossbeam_channel::unbounded();
-    let (status_tx, status_rx) = crossbeam_channel::bounded(64);
+    let e = offscreen_engine(wgpu::TextureFormat::Bgra8UnormSrgb, [48, 40], still(GREEN));
     let options = EngineOptions {
         stop_after: Some(3),
         screenshot: Some(path.clone()),
     };
-    let handle = engine::spawn(e, command_rx, status_tx, Box::new(|| {}), options).unwrap();
+    let EngineThread {
+        commands: command_tx,
+        status: status_rx,
+        handle,
+    } = spawn_engine(e, options);
     let mut screenshot = None;
     loop {
         match status_rx.recv().unwrap() {

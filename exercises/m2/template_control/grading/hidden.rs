@@ -77,7 +77,7 @@ fn edits(commands: &[Command]) -> Vec<Control> {
 
 fn scale_after(change: &Control) -> f32 {
     let mut scene = Scene::new(still());
-    scene.apply(change);
+    change.apply_to(&mut scene);
     scene.scale
 }
 
@@ -256,7 +256,7 @@ fn template_control_hidden_reset_brings_back_the_start_size() {
     );
     let mut scene = Scene::new(still());
     for change in &sent {
-        scene.apply(change);
+        change.apply_to(&mut scene);
     }
     assert_eq!(scene, Scene::new(still()));
     grade_ok!("template_control_hidden_reset_brings_back_the_start_size");

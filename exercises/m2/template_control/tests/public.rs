@@ -45,7 +45,7 @@ fn template_control_public_slider_sends_a_size() {
         panic!("expected one control change, got {sent:?}");
     };
     let mut scene = Scene::new(still());
-    scene.apply(change);
+    change.apply_to(&mut scene);
     assert!((scene.scale - 0.5 * START_SCALE).abs() < 1e-4, "{scene:?}");
 }
 
