@@ -36,9 +36,15 @@ pub fn spawn(
     wake: Waker,
     options: EngineOptions,
 ) -> std::io::Result<JoinHandle<()>> {
+    // A subscriber set with `set_default` (a test's, a Chrome trace's) belongs to one thread: hand
+    // the spawning thread's to the engine's, or the engine's spans would go nowhere.
+    let trace = tracing::dispatcher::get_default(tracing::Dispatch::clone);
     std::thread::Builder::new()
         .name("render engine".into())
-        .spawn(move || run(engine, &commands, &Reporter { status, wake }, &options))
+        .spawn(move || {
+            let _trace = tracing::dispatcher::set_default(&trace);
+            run(engine, &commands, &Reporter { status, wake }, &options)
+        })
 }
 // ANCHOR_END: spawn
 
@@ -88,14 +94,19 @@ fn run(
                 Err(_) => return, // every sender is gone: nobody can ask for anything again
             }
         };
+        // ANCHOR: step_spans
+        // One span per step, so a trace shows where a frame's time goes (module 4).
+        let input = tracing::info_span!("input").entered();
         for command in first.into_iter().chain(commands.try_iter()) {
             if !engine.handle(command) {
                 return;
             }
         }
+        drop(input);
         if finished || !engine.wants_frame() && options.stop_after.is_none() {
             continue;
         }
+        let update = tracing::info_span!("update").entered();
         let now = Instant::now();
         engine.advance((now - last_frame).as_secs_f32());
         last_frame = now;
@@ -105,7 +116,11 @@ fn run(
         if last && let Some(path) = &options.screenshot {
             engine.handle(Command::Screenshot(path.clone()));
         }
-        match engine.draw_frame() {
+        drop(update);
+        let drawn = tracing::info_span!("render", frame = engine.frames() + 1)
+            .in_scope(|| engine.draw_frame());
+        // ANCHOR_END: step_spans
+        match drawn {
             Ok(FrameOutcome::Drawn {
                 latencies,
                 screenshot,
