@@ -2,19 +2,21 @@
 //!
 //! - `sweep`: every optimization step at 1M to 16M points (fewer on a software adapter and with
 //!   `--quick`): ms per frame and points per second, and each pass's GPU scope at the largest
-//!   size.
+//!   size;
+//! - `frame`: one rendered frame as a PNG.
 //!
 //! ```text
 //! cargo run --release -p point_cloud_renderer --bin point_cloud_figures -- --machine h100
 //! ```
 
+mod frame;
 mod sweep;
 
 use anyhow::Context;
 use bench_harness::FigureArgs;
 use gpu_context::{GpuContext, GpuScopes};
 
-const PARTS: &[&str] = &["sweep"];
+const PARTS: &[&str] = &["sweep", "frame"];
 
 /// File names carry the machine label when one is given (`pointcloud_h100_throughput`).
 fn figure_name(args: &FigureArgs, name: &str) -> String {
@@ -41,10 +43,13 @@ fn run() -> anyhow::Result<()> {
         "Point-cloud renderer figures: frame time and points/s per optimization step, GPU scopes",
     );
     args.start(PARTS)?;
+    let ctx = open_gpu()?;
+    eprintln!("GPU: {}", ctx.report().to_json());
     if args.wants("sweep") {
-        let ctx = open_gpu()?;
-        eprintln!("GPU: {}", ctx.report().to_json());
         sweep::run(args, &ctx)?;
+    }
+    if args.wants("frame") {
+        frame::run(args, &ctx)?;
     }
     Ok(())
 }

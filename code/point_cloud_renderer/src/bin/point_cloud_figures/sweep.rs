@@ -85,6 +85,17 @@ fn time_frames(
     Ok((stats, per_pass.iter().map(median).collect(), source))
 }
 
+/// The view of every figure: module 3's 10 m box from above one corner.
+pub fn figure_camera(size: (u32, u32)) -> Camera {
+    Camera::look_at(
+        [15.0, 12.0, -9.0],
+        [5.0, 5.0, 4.0],
+        [0.0, 1.0, 0.0],
+        50.0,
+        size,
+    )
+}
+
 pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let software = ctx.report().is_software();
     let (sizes, (width, height), frames): (&[usize], _, usize) = match (args.quick, software) {
@@ -96,13 +107,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
             10,
         ),
     };
-    let camera = Camera::look_at(
-        [15.0, 12.0, -9.0],
-        [5.0, 5.0, 4.0],
-        [0.0, 1.0, 0.0],
-        50.0,
-        (width, height),
-    );
+    let camera = figure_camera((width, height));
     let mut scopes = GpuScopes::new(ctx)?;
     let throughput_name = figure_name(args, "throughput");
     let scopes_name = figure_name(args, "scopes");
@@ -162,11 +167,11 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                 points / stats.p10 / 1e9,
             );
             eprintln!(
-                "{:>12} {:>9} points: {:8.3} ms/frame, {:.2} G points/s",
+                "{:>12} {:>9} points: {:8.3} ms/frame, {:.1} M points/s",
                 step.label,
                 cloud.len(),
                 stats.median * 1e3,
-                points / stats.median / 1e9
+                points / stats.median / 1e6
             );
             if n_index + 1 == sizes.len() {
                 for (pass, t) in PASSES.iter().zip(&passes) {
