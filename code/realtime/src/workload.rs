@@ -1,19 +1,17 @@
 //! The work every hot-loop pair does: a frame of sensor samples is smoothed and its peaks are
 //! counted. Small (a few microseconds), so the cost of each rule shows against it.
 
+use bench_harness::rng::SplitMix64;
+
 /// Samples in one frame.
 pub const FRAME_LEN: usize = 1024;
 
 /// A deterministic frame: a sine with a little pseudo-noise, different for each frame number.
 pub fn sensor_frame(frame: u64) -> Vec<f32> {
-    let mut state = frame.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut rng = SplitMix64::new(frame);
     (0..FRAME_LEN)
         .map(|i| {
-            // xorshift: reproducible noise without a dependency.
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let noise = (state >> 40) as f32 / (1u64 << 24) as f32 - 0.5;
+            let noise = rng.next_f32() - 0.5;
             (i as f32 * 0.05 + frame as f32 * 0.01).sin() + 0.2 * noise
         })
         .collect()

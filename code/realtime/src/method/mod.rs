@@ -15,6 +15,8 @@ pub mod s1_prototype;
 pub mod s2_components;
 pub mod s3_allocation_free;
 
+use bench_harness::rng::SplitMix64;
+
 /// A stretch of samples `[start, end)` where the smoothed signal stayed high.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Event {
@@ -51,15 +53,12 @@ pub const WINDOW: usize = 8;
 
 /// A deterministic test recording: slow bumps, noise and a few single-sample spikes.
 pub fn recording(len: usize, seed: u64) -> Vec<i16> {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut rng = SplitMix64::new(seed);
     (0..len)
         .map(|i| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let noise = (state % 200) as i32 - 100;
+            let noise = rng.below(200) as i32 - 100;
             let bump = if (i / 150) % 3 == 1 { 600 } else { 100 };
-            let spike = if state.is_multiple_of(97) { 3000 } else { 0 };
+            let spike = if rng.below(97) == 0 { 3000 } else { 0 };
             (bump + noise + spike).clamp(i16::MIN as i32, i16::MAX as i32) as i16
         })
         .collect()
