@@ -60,20 +60,26 @@ fn both_servers_match_the_reference_and_stay_within_the_format_bound() {
 fn a_fused_server_answers_requests_of_any_size_up_to_its_batch() {
     let ctx = GpuContext::for_tests();
     let model = Mlp::new(&[2, 36, 20, 5], 3);
-    let packed = PackedModel::quantize(&model, WeightFormat::Group4 { group: 8 }).unwrap();
-    let mut fused = FusedServer::new(&ctx, packed.clone(), 64).unwrap();
     let points = spirals(2, 32, 1).x;
-    for rows in [1, 17, 64, 3] {
-        let x = Tensor2D::new(rows, 2, points.data()[..rows * 2].to_vec()).unwrap();
-        let want = packed.reference(&x).unwrap();
-        let got = fused.infer(&ctx, &x).unwrap();
-        close(&format!("{rows} rows"), &got, &want, |i| {
-            1e-4 * (1.0 + want.data()[i].abs())
-        });
+    // 1 and 3 rows take the matrix-vector kernel, 17 and 64 the tiled one.
+    for format in [WeightFormat::Int8, WeightFormat::Group4 { group: 8 }] {
+        let packed = PackedModel::quantize(&model, format).unwrap();
+        let mut fused = FusedServer::new(&ctx, packed.clone(), 64).unwrap();
+        for rows in [1, 17, 64, 3] {
+            let x = Tensor2D::new(rows, 2, points.data()[..rows * 2].to_vec()).unwrap();
+            let want = packed.reference(&x).unwrap();
+            let got = fused.infer(&ctx, &x).unwrap();
+            close(
+                &format!("{} {rows} rows", format.label()),
+                &got,
+                &want,
+                |i| 1e-4 * (1.0 + want.data()[i].abs()),
+            );
+        }
+        let too_many = Tensor2D::zeros(65, 2);
+        let err = fused.infer(&ctx, &too_many).unwrap_err();
+        assert!(err.to_string().contains("max_batch"), "{err}");
     }
-    let too_many = Tensor2D::zeros(65, 2);
-    let err = fused.infer(&ctx, &too_many).unwrap_err();
-    assert!(err.to_string().contains("max_batch"), "{err}");
 }
 
 #[test]

@@ -6,12 +6,18 @@ use gpu_context::{GpuContext, GpuScopes, ReadbackBuffer, ScopeTiming, wgpu};
 use super::{InferenceError, PackedModel, Pass, f32_bytes, record_copy, u32_bytes};
 
 const FUSED_LINEAR: &str = include_str!("wgsl/fused_linear.wgsl");
+const FUSED_GEMV: &str = include_str!("wgsl/fused_gemv.wgsl");
+
+/// Requests of at most this many rows take the matrix-vector kernel: the 16×16 tiles of the
+/// GEMM would leave most of their threads without a row.
+pub const GEMV_MAX_ROWS: usize = 8;
 
 /// One layer's buffers and bind group, made when the server starts.
 struct LayerOnDevice {
     shape: wgpu::Buffer,
     output: wgpu::Buffer,
-    bind_group: wgpu::BindGroup,
+    tiled: wgpu::BindGroup,
+    gemv: wgpu::BindGroup,
 }
 
 /// Everything a request needs exists before the first request: serving one writes the input
@@ -21,7 +27,8 @@ pub struct FusedServer {
     max_batch: usize,
     input: wgpu::Buffer,
     layers: Vec<LayerOnDevice>,
-    pipeline: std::sync::Arc<wgpu::ComputePipeline>,
+    tiled: std::sync::Arc<wgpu::ComputePipeline>,
+    gemv: std::sync::Arc<wgpu::ComputePipeline>,
     readback: ReadbackBuffer,
 }
 
@@ -32,9 +39,14 @@ impl FusedServer {
         model: PackedModel,
         max_batch: usize,
     ) -> Result<Self, InferenceError> {
-        let pipeline = ctx.cached_pipeline(
+        let tiled = ctx.cached_pipeline(
             "fused linear",
             &model.format.kernel_source(FUSED_LINEAR),
+            "main",
+        )?;
+        let gemv = ctx.cached_pipeline(
+            "fused gemv",
+            &model.format.kernel_source(FUSED_GEMV),
             "main",
         )?;
         let in_stride = model.inputs().div_ceil(4) * 4;
@@ -48,12 +60,14 @@ impl FusedServer {
             let bias = ctx.upload("bias", &l.bias)?;
             let output = ctx.storage_buffer("activations", (max_batch * l.n * 4) as u64)?;
             let x = layers.last().map_or(&input, |prev| &prev.output);
-            let bind_group =
-                ctx.bind_buffers(&pipeline, &[&shape, &packed, &scales, x, &bias, &output]);
+            let buffers = [&shape, &packed, &scales, x, &bias, &output];
+            let tiled = ctx.bind_buffers(&tiled, &buffers);
+            let gemv = ctx.bind_buffers(&gemv, &buffers);
             layers.push(LayerOnDevice {
                 shape,
                 output,
-                bind_group,
+                tiled,
+                gemv,
             });
         }
         let readback = ReadbackBuffer::new(ctx, (max_batch * model.outputs() * 4) as u64)?;
@@ -62,7 +76,8 @@ impl FusedServer {
             max_batch,
             input,
             layers,
-            pipeline,
+            tiled,
+            gemv,
             readback,
         })
     }
@@ -83,6 +98,7 @@ impl FusedServer {
 
     // ANCHOR: fused_request
     /// Writes the request into the buffers made at start-up, records one fused pass per layer
+    /// (the matrix-vector kernel for a few rows, the tiled one for more)
     /// and the read-back copy into one encoder, and submits it once.
     fn serve(
         &mut self,
@@ -106,10 +122,18 @@ impl FusedServer {
         for (i, (layer, dev)) in self.model.layers.iter().zip(&self.layers).enumerate() {
             let shape = layer.shape(m, i < last);
             ctx.queue.write_buffer(&dev.shape, 0, &u32_bytes(&shape));
-            let pass = Pass {
-                pipeline: self.pipeline.clone(),
-                bind_group: dev.bind_group.clone(),
-                groups: [layer.n.div_ceil(16) as u32, m.div_ceil(16) as u32, 1],
+            let pass = if m <= GEMV_MAX_ROWS {
+                Pass {
+                    pipeline: self.gemv.clone(),
+                    bind_group: dev.gemv.clone(),
+                    groups: [layer.n as u32, m as u32, 1],
+                }
+            } else {
+                Pass {
+                    pipeline: self.tiled.clone(),
+                    bind_group: dev.tiled.clone(),
+                    groups: [layer.n.div_ceil(16) as u32, m.div_ceil(16) as u32, 1],
+                }
             };
             pass.record(&mut encoder, profiler, "matmul");
         }

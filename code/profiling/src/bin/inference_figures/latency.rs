@@ -1,0 +1,121 @@
+use std::time::Instant;
+
+use bench_harness::{Csv, LineChart, Progress, Series, figures_dir};
+use gpu_context::GpuContext;
+use profiling_lab::inference::PackedModel;
+
+use super::{Args, BATCHES, FORMATS, Requests, Server, Sizes, figure_name, model, sidecar};
+
+/// The latency at quantile `q` (0..=1) of sorted samples, nearest rank.
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let at = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[at - 1]
+}
+
+// ANCHOR: latency_loop
+/// Wall-clock time of each request, from the input in CPU memory to the logits in CPU memory.
+fn latencies(
+    ctx: &GpuContext,
+    server: &mut Server,
+    requests: &Requests,
+    batch: usize,
+    count: usize,
+) -> anyhow::Result<Vec<f64>> {
+    for i in 0..10 {
+        server.infer(ctx, &requests.get(i, batch))?; // pipelines, allocator, clocks
+    }
+    let mut out = Vec::with_capacity(count);
+    for i in 0..count {
+        let x = requests.get(i, batch);
+        let start = Instant::now();
+        std::hint::black_box(server.infer(ctx, &x)?);
+        out.push(start.elapsed().as_secs_f64());
+    }
+    out.sort_by(f64::total_cmp);
+    Ok(out)
+}
+// ANCHOR_END: latency_loop
+
+pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
+    let (hidden, count) = (sizes.hidden, sizes.requests);
+    let mlp = model(hidden);
+    let requests = Requests::default();
+    let name = figure_name(&args.figures, "latency");
+    let mut csv = Csv::new(&[
+        "server", "format", "batch", "hidden", "requests", "p50_us", "p90_us", "p99_us", "max_us",
+        "mean_us",
+    ]);
+    let mut cdf = Csv::new(&["server", "format", "batch", "quantile", "latency_us"]);
+    let mut charts: Vec<Vec<Series>> = vec![Vec::new(); BATCHES.len()];
+    let progress = Progress::new((BATCHES.len() * FORMATS.len() * 2) as u64, "latency");
+    for format in FORMATS {
+        let packed = PackedModel::quantize(&mlp, format)?;
+        for (b, &batch) in BATCHES.iter().enumerate() {
+            for fused in [false, true] {
+                let mut server = Server::start(ctx, fused, packed.clone(), batch)?;
+                let label = format!("{} {}", server.label(), format.label());
+                progress.step(&format!("{label}, batch {batch}"));
+                let t = latencies(ctx, &mut server, &requests, batch, count)?;
+                let us = |q: f64| quantile(&t, q) * 1e6;
+                let mean = t.iter().sum::<f64>() / t.len() as f64 * 1e6;
+                csv.row(&[
+                    server.label().into(),
+                    format.label(),
+                    batch.to_string(),
+                    hidden.to_string(),
+                    count.to_string(),
+                    format!("{:.1}", us(0.5)),
+                    format!("{:.1}", us(0.9)),
+                    format!("{:.1}", us(0.99)),
+                    format!("{:.1}", us(1.0)),
+                    format!("{mean:.1}"),
+                ]);
+                let mut line = Series::new(&label);
+                for q in (1..=100)
+                    .map(|p| f64::from(p) / 100.0)
+                    .chain([0.995, 0.999])
+                {
+                    line.point(us(q), q);
+                    cdf.row(&[
+                        server.label().into(),
+                        format.label(),
+                        batch.to_string(),
+                        format!("{q:.3}"),
+                        format!("{:.1}", us(q)),
+                    ]);
+                }
+                charts[b].push(line);
+            }
+        }
+    }
+    progress.finish();
+    let dir = figures_dir();
+    csv.write(&dir.join(format!("{name}.csv")))?;
+    cdf.write(&dir.join(format!("{name}_cdf.csv")))?;
+    let adapter = ctx.adapter.get_info().name;
+    for (series, batch) in charts.into_iter().zip(BATCHES) {
+        LineChart {
+            title: format!("Latency per request, batch {batch}: unfused vs fused dequantization"),
+            subtitle: format!(
+                "{adapter}, wgpu 30; MLP 2→{hidden}→{hidden}→{hidden}→3; {count} requests each, wall clock"
+            ),
+            x_label: "latency (µs)".into(),
+            y_label: "fraction of requests at most this slow".into(),
+            log_x: true,
+            log_y: false,
+            series,
+            markers: vec![],
+        }
+        .write(&dir.join(format!("{name}_b{batch}.svg")))?;
+    }
+    sidecar(
+        &name,
+        "Per-request latency (wall clock) of the unfused and the fused inference server",
+        ctx,
+        vec![format!(
+            "hidden width {hidden}, {count} timed requests after 10 untimed, quantiles by nearest rank"
+        )],
+    )
+    .write(&dir.join(format!("{name}.json")))?;
+    Ok(())
+}
