@@ -8,6 +8,7 @@
 //!   pass, and its gradients written out for a check against PyTorch's autograd;
 //! - [`inference`]: a case study, module 3's quantized classifier served on the GPU, first
 //!   dequantizing into f32 buffers, then with the dequantization fused into the GEMM;
+//! - [`training_gpu`]: the same training step on the GPU, weights kept there between steps;
 //! - [`yolo`]: a case study, the post-processing of an object detector (letterboxing and
 //!   non-maximum suppression), measured and tested on generated boxes.
 
@@ -16,4 +17,5 @@ pub mod graph_frames;
 pub mod inference;
 pub mod span_cost;
 pub mod training;
+pub mod training_gpu;
 pub mod yolo;

@@ -10,14 +10,24 @@ mod nms;
 mod overheads;
 mod span_cost;
 mod trace;
+mod training_gpu;
 
 use clap::Parser;
 
-pub const PARTS: [&str; 5] = ["span_cost", "trace", "nms", "overheads", "flamegraph"];
+pub const PARTS: [&str; 7] = [
+    "span_cost",
+    "trace",
+    "nms",
+    "overheads",
+    "flamegraph",
+    "training_gpu",
+    "training_scopes",
+];
 
 #[derive(Parser)]
 #[command(
-    about = "Module 4's figures: span cost, a CPU+GPU trace, NMS, profiler overheads, a flame graph"
+    about = "Module 4's figures: span cost, a CPU+GPU trace, NMS, profiler overheads, a flame graph, \
+             the training step on CPU and GPU"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -50,6 +60,14 @@ fn run() -> anyhow::Result<()> {
     }
     if args.figures.wants("flamegraph") {
         flamegraph::run(&args)?;
+    }
+    if args.figures.wants("training_gpu") {
+        let ctx = gpu_context::GpuContext::new()?;
+        eprintln!("{}", ctx.report());
+        training_gpu::run_sweep(&args.figures, &ctx)?;
+    }
+    if args.figures.wants("training_scopes") {
+        training_gpu::run_scopes(&args.figures)?;
     }
     Ok(())
 }
