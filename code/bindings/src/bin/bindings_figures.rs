@@ -1,0 +1,153 @@
+//! `cargo run --release -p bindings --bin bindings_figures` (or `cargo xtask figures`): what one
+//! sample costs across each boundary, a call per sample against a call per frame, for Rust, C++
+//! (`cxx`) and Python (PyO3), with a plain Python loop for reference. Writes
+//! `figures/bindings_call_cost[_<machine>].{csv,svg,json}`.
+//!
+//! ```console
+//! cargo run --release -p bindings --bin bindings_figures -- --quick --allow-dirty --allow-busy --out /tmp/bindings
+//! ```
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+use bench_harness::{
+    Csv, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, figures_dir,
+};
+use bindings::call_cost::{Crossing, Measured, Plan, PythonHarness, measure_native};
+use bindings::embedded;
+use pyo3::Python;
+
+/// The parts `--only` can name.
+const PARTS: [&str; 3] = ["rust", "cpp", "python"];
+
+fn main() -> ExitCode {
+    let args = FigureArgs::parse_with_about(
+        "ns per sample across each language boundary: Rust, C++ (cxx), Python (PyO3); per sample vs per frame",
+    );
+    bench_harness::exit_code(run(&args))
+}
+
+fn run(args: &FigureArgs) -> anyhow::Result<()> {
+    args.start(&PARTS)?;
+    if cfg!(debug_assertions) {
+        eprintln!(
+            "warning: a debug build measures unoptimised code; use --release for the figures"
+        );
+    }
+    let plan = if args.quick {
+        Plan::quick()
+    } else {
+        Plan::full()
+    };
+    let crossings: Vec<Crossing> = Crossing::ALL
+        .into_iter()
+        .filter(|c| args.wants(c.part()))
+        .collect();
+    let machine = MachineInfo::detect().summary();
+    println!("machine: {machine}");
+
+    embedded::start();
+    let (rows, python) = Python::attach(|py| -> anyhow::Result<(Vec<Measured>, String)> {
+        let python = embedded::python_version(py)?;
+        let harness = PythonHarness::load(py)?;
+        let progress = Progress::new((plan.sizes.len() * crossings.len()) as u64, "call cost");
+        let mut rows = Vec::new();
+        for &n in &plan.sizes {
+            for &crossing in &crossings {
+                progress.step(&format!("{} n={n}", crossing.name()));
+                let row = match crossing.part() {
+                    "python" => harness.measure(crossing, n, &plan),
+                    _ => measure_native(crossing, n, &plan),
+                }
+                .with_context(|| format!("measuring {} at n = {n}", crossing.name()))?;
+                rows.push(row);
+            }
+        }
+        progress.finish();
+        Ok((rows, python))
+    })?;
+    println!("{python}");
+
+    let suffix = args
+        .machine
+        .as_deref()
+        .map_or_else(String::new, |m| format!("_{m}"));
+    write(
+        &format!("bindings_call_cost{suffix}"),
+        &machine,
+        &python,
+        &plan,
+        &rows,
+    )
+}
+
+fn write(
+    name: &str,
+    machine: &str,
+    python: &str,
+    plan: &Plan,
+    rows: &[Measured],
+) -> anyhow::Result<()> {
+    let title =
+        "What one sample costs across a language boundary: a call per sample vs a call per frame";
+    let mut csv = Csv::new(&[
+        "variant",
+        "n",
+        "reps",
+        "median_ns_per_element",
+        "p10_ns_per_element",
+        "p90_ns_per_element",
+        "samples",
+    ]);
+    let mut chart = LineChart {
+        title: title.to_owned(),
+        subtitle: format!("median ns per sample (bars: p10 to p90); {machine}"),
+        x_label: "samples per frame (n)".into(),
+        y_label: "ns per sample".into(),
+        log_x: true,
+        log_y: true,
+        series: Vec::new(),
+        markers: Vec::new(),
+    };
+    for crossing in Crossing::ALL {
+        let mut series = Series::new(crossing.label());
+        for r in rows.iter().filter(|r| r.crossing == crossing) {
+            let ns = |s: f64| s * 1e9;
+            let s = r.per_element;
+            println!(
+                "{:<24} n {:>6}  {:>9.2} ns/sample  (p10 {:.2}, p90 {:.2})",
+                crossing.name(),
+                r.n,
+                ns(s.median),
+                ns(s.p10),
+                ns(s.p90)
+            );
+            csv.row(&[
+                crossing.name().to_owned(),
+                r.n.to_string(),
+                r.reps.to_string(),
+                format!("{:.3}", ns(s.median)),
+                format!("{:.3}", ns(s.p10)),
+                format!("{:.3}", ns(s.p90)),
+                s.samples.to_string(),
+            ]);
+            series.point_with_spread(r.n as f64, ns(s.median), ns(s.p10), ns(s.p90));
+        }
+        if !series.points.is_empty() {
+            chart.series.push(series);
+        }
+    }
+    let dir = figures_dir();
+    csv.write(&dir.join(format!("{name}.csv")))
+        .with_context(|| format!("writing {name}.csv into {}", dir.display()))?;
+    chart.write(&dir.join(format!("{name}.svg")))?;
+    let mut sidecar = Sidecar::new(name, title);
+    sidecar.notes.push(python.to_owned());
+    sidecar.notes.push(format!(
+        "each of {} samples (after {} warm-up ones) scales a frame of n samples max(1, {} / n) times; \
+         Python variants are timed in Python with time.perf_counter_ns",
+        plan.samples, plan.warmup, plan.elements_per_sample
+    ));
+    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Ok(())
+}
