@@ -4,12 +4,12 @@
 //! id packed into one `u32` ([`quantization::specialisations::atomic_depth`]), its `atomicMin`
 //! splat kernel ([`quantization::specialisations::gpu_splat`]) and its test scene. Each pass sits
 //! in a `gpu_context` timing scope; the [`Variant`]s are the optimization steps the scopes
-//! motivate. [`reference`] is the CPU renderer every variant is tested against.
+//! motivate. [`reference`](mod@reference) is the CPU renderer every variant is tested against.
 //!
 //! - [`camera`]: a pinhole camera, projected the same way on both sides;
 //! - [`cloud`]: the points and their colours, in scene order or along a Morton curve;
 //! - [`renderer`]: the GPU renderer and its variants;
-//! - [`reference`]: the CPU renderer.
+//! - [`reference`](mod@reference): the CPU renderer.
 
 pub mod camera;
 pub mod cloud;
