@@ -148,7 +148,6 @@ impl Default for Requests {
 }
 
 impl Requests {
-
     pub fn get(&self, i: usize, batch: usize) -> Tensor2D {
         let rows = self.pool.rows();
         let data = (0..batch)
