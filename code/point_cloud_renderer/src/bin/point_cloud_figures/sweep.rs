@@ -5,7 +5,7 @@ use bench_harness::{
 };
 use gpu_context::{GpuContext, GpuScopes, ScopeTiming};
 use point_cloud_renderer::reference::covered_pixels;
-use point_cloud_renderer::{Camera, PointCloud, Renderer, Variant, packing_for};
+use point_cloud_renderer::{Camera, Frame, PointCloud, Renderer, Variant, packing_for};
 
 use super::figure_name;
 
@@ -85,6 +85,15 @@ fn time_frames(
     Ok((stats, per_pass.iter().map(median).collect(), source))
 }
 
+/// How many pixels of two frames hold different packed depth|id values.
+fn unlike(a: &Frame, b: &Frame) -> usize {
+    a.packed
+        .iter()
+        .zip(&b.packed)
+        .filter(|(x, y)| x != y)
+        .count()
+}
+
 /// The view of every figure: module 3's 10 m box from above one corner.
 pub fn figure_camera(size: (u32, u32)) -> Camera {
     Camera::look_at(
@@ -118,6 +127,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         "height",
         "depth_bits",
         "covered_pixels",
+        "pixels_unlike_naive",
         "timing",
         "frame_ms_median",
         "frame_ms_p10",
@@ -138,11 +148,23 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         let packing = packing_for(cloud.len())?;
         let plain = Renderer::new(ctx, &cloud, &camera, (width, height), packing)?;
         let morton = Renderer::new(ctx, &sorted, &camera, (width, height), packing)?;
+        let mut naive_frame = None;
         for (k, step) in STEPS.iter().enumerate() {
             let renderer = if step.morton { &morton } else { &plain };
             let (stats, passes, source) =
                 time_frames(ctx, &mut scopes, renderer, step.variant, frames)?;
-            let covered = covered_pixels(&renderer.read_frame(ctx)?);
+            let frame = renderer.read_frame(ctx)?;
+            let covered = covered_pixels(&frame);
+            // A check beside the timing: the steps on the same cloud draw the same frame (the
+            // fused kernel up to roundings of its projection); the sorted cloud has other ids.
+            let unlike_naive = match (&naive_frame, step.morton) {
+                (None, _) => {
+                    naive_frame = Some(frame);
+                    "0".to_string()
+                }
+                (Some(naive), false) => unlike(naive, &frame).to_string(),
+                (Some(_), true) => String::new(),
+            };
             let points = cloud.len() as f64;
             let ms = |s: f64| format!("{:.4}", s * 1e3);
             let mut row = vec![
@@ -152,6 +174,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                 height.to_string(),
                 packing.depth_bits().to_string(),
                 covered.to_string(),
+                unlike_naive,
                 source.to_string(),
                 ms(stats.median),
                 ms(stats.p10),
