@@ -2,10 +2,12 @@
 //! the tests and the figure program find the Python library they were linked against.
 
 fn main() {
+    // ANCHOR: cxx_build
     cxx_build::bridge("src/cpp.rs")
         .file("src/cpp/gain_loops.cc")
         .std("c++17")
         .compile("bindings_cpp");
+    // ANCHOR_END: cxx_build
     println!("cargo:rerun-if-changed=src/cpp/gain_loops.cc");
     println!("cargo:rerun-if-changed=src/cpp/gain_loops.h");
     // A Python from pyenv, conda or a virtual environment keeps libpython outside the dynamic
