@@ -4,7 +4,7 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use common::{EngineThread, offscreen_engine, spawn_engine, still};
+use common::{offscreen_engine, spawn_engine, still};
 use egui_winit_wgpu_template::engine::EngineOptions;
 use egui_winit_wgpu_template::messages::{Command, Status};
 use gpu_context::wgpu;
@@ -44,13 +44,10 @@ fn each_frame_enters_input_update_render_in_order_on_the_engine_thread() {
         stop_after: Some(3),
         screenshot: None,
     };
-    let EngineThread {
-        commands,
-        status,
-        handle,
-    } = spawn_engine(engine, options);
+    let running = spawn_engine(engine, options);
     loop {
-        match status
+        match running
+            .status
             .recv()
             .expect("the engine reports until it has finished")
         {
@@ -62,8 +59,11 @@ fn each_frame_enters_input_update_render_in_order_on_the_engine_thread() {
             _ => {}
         }
     }
-    commands.send(Command::Shutdown).unwrap();
-    handle.join().expect("the engine thread ends cleanly");
+    running.commands.send(Command::Shutdown).unwrap();
+    running
+        .handle
+        .join()
+        .expect("the engine thread ends cleanly");
 
     // Three frames of the three steps; then, finished, the engine waits for a command, and the
     // last turn of its loop takes in the Shutdown and draws nothing.

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 mod common;
 
-use common::{EngineThread, offscreen_engine, spawn_engine, still};
+use common::{offscreen_engine, spawn_engine, still};
 use egui_winit_wgpu_template::capture::Image;
 use egui_winit_wgpu_template::engine::{Engine, EngineOptions, FrameOutcome};
 use egui_winit_wgpu_template::messages::{Command, Control, Status};
@@ -160,12 +160,9 @@ fn scrolling_scales_the_triangle() {
 #[test]
 fn the_engine_thread_answers_and_is_joined_after_shutdown() {
     let e = offscreen_engine(wgpu::TextureFormat::Rgba8Unorm, [32, 32], still(GREEN));
-    let EngineThread {
-        commands: command_tx,
-        status: status_rx,
-        handle,
-    } = spawn_engine(e, EngineOptions::default());
-    command_tx
+    let running = spawn_engine(e, EngineOptions::default());
+    running
+        .commands
         .send(Command::Control {
             change: Control::Colour([1, 2, 3]),
             sent_at: Instant::now(),
@@ -174,7 +171,7 @@ fn the_engine_thread_answers_and_is_joined_after_shutdown() {
     let mut saw_frames = false;
     let mut saw_latency = false;
     while !(saw_frames && saw_latency) {
-        match status_rx.recv().expect("the engine keeps reporting") {
+        match running.status.recv().expect("the engine keeps reporting") {
             Status::Frames(f) => {
                 assert_eq!((f.width, f.height), (32, 32));
                 saw_frames = true;
@@ -187,29 +184,32 @@ fn the_engine_thread_answers_and_is_joined_after_shutdown() {
             _ => {}
         }
     }
-    command_tx.send(Command::Shutdown).unwrap();
-    handle.join().expect("the engine thread ends cleanly");
+    running.commands.send(Command::Shutdown).unwrap();
+    running
+        .handle
+        .join()
+        .expect("the engine thread ends cleanly");
     // Its end of the status channel is gone with it.
-    while status_rx.try_recv().is_ok() {}
-    assert!(status_rx.recv().is_err());
+    while running.status.try_recv().is_ok() {}
+    assert!(running.status.recv().is_err());
 }
 
 #[test]
 fn the_engine_thread_ends_when_every_sender_is_dropped() {
     let e = offscreen_engine(wgpu::TextureFormat::Rgba8Unorm, [16, 16], still(GREEN));
-    let EngineThread {
-        commands: command_tx,
-        status: _status_rx,
-        handle,
-    } = spawn_engine(e, EngineOptions::default());
-    command_tx
+    let running = spawn_engine(e, EngineOptions::default());
+    running
+        .commands
         .send(Command::Control {
             change: Control::Paused(true),
             sent_at: Instant::now(),
         })
         .unwrap();
-    drop(command_tx);
-    handle.join().expect("the engine thread ends cleanly");
+    drop(running.commands);
+    running
+        .handle
+        .join()
+        .expect("the engine thread ends cleanly");
 }
 
 #[test]
@@ -221,14 +221,10 @@ fn a_headless_engine_draws_n_frames_and_writes_a_screenshot() {
         stop_after: Some(3),
         screenshot: Some(path.clone()),
     };
-    let EngineThread {
-        commands: command_tx,
-        status: status_rx,
-        handle,
-    } = spawn_engine(e, options);
+    let running = spawn_engine(e, options);
     let mut screenshot = None;
     loop {
-        match status_rx.recv().unwrap() {
+        match running.status.recv().unwrap() {
             Status::Screenshot(p) => screenshot = Some(p),
             Status::Finished { frames } => {
                 assert_eq!(frames, 3);
@@ -243,8 +239,8 @@ fn a_headless_engine_draws_n_frames_and_writes_a_screenshot() {
         Some(&path),
         "the screenshot comes before Finished"
     );
-    command_tx.send(Command::Shutdown).unwrap();
-    handle.join().unwrap();
+    running.commands.send(Command::Shutdown).unwrap();
+    running.handle.join().unwrap();
     let image = Image::read_png(&path).unwrap();
     assert_eq!((image.width, image.height), (48, 40));
     assert_triangle(&image, GREEN);
