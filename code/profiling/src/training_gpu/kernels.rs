@@ -118,7 +118,7 @@ pub fn batch_sum(
 }
 
 /// One dispatch of a kernel that takes one workgroup per sample row (`m` rows of `n`), or one
-/// workgroup in all (`one_group`).
+/// workgroup in all ([`TrainingKernel::LossMean`], which adds up the rows).
 pub fn rows(
     ctx: &GpuContext,
     kernel: TrainingKernel,

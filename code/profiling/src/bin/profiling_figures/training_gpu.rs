@@ -11,7 +11,6 @@ use profiling_lab::training_gpu::{BatchReduction, GpuTrainer, Schedule};
 use quantization::model::spirals;
 
 const RATE: f32 = 1.0;
-const SAMPLES: usize = 5;
 
 /// The GPU variants of the sweep: the three schedules with the batch sums of the first
 /// backward pass, then the fastest schedule with the workgroup batch sums the profile asked for.
@@ -55,42 +54,69 @@ fn figure_name(args: &FigureArgs, name: &str) -> String {
     }
 }
 
-/// Batch sizes and hidden widths. A software adapter (lavapipe) runs the GPU's work on the
-/// CPU, about ten times slower than the CPU runner: it leaves out the largest batch, which
-/// would take minutes there.
-fn sizes(args: &FigureArgs, ctx: &GpuContext) -> (Vec<usize>, Vec<usize>) {
-    if args.quick {
-        (vec![60, 300], vec![16])
-    } else if ctx.report().is_software() {
-        (vec![300, 3000], vec![64, 256])
-    } else {
-        (vec![300, 3000, 30000], vec![64, 256])
-    }
-}
-
-fn steps_for(batch: usize) -> usize {
-    if batch >= 30000 { 4 } else { 16 }
-}
-
-/// Median, fastest and slowest of `SAMPLES` timings of `f`, in milliseconds per step.
-fn per_step_ms<T>(
+/// What the sweep measures: sizes, steps per timed sample, samples per point.
+struct Plan {
+    batches: Vec<usize>,
+    hiddens: Vec<usize>,
+    /// Steps per sample below the largest batch (which takes 4: its CPU steps are slow).
     steps: usize,
-    mut f: impl FnMut() -> anyhow::Result<T>,
-) -> anyhow::Result<[f64; 3]> {
-    f()?; // warm-up: pipelines, caches, clocks
-    let mut ms = Vec::with_capacity(SAMPLES);
-    for _ in 0..SAMPLES {
-        let start = Instant::now();
-        f()?;
-        ms.push(start.elapsed().as_secs_f64() * 1e3 / steps as f64);
+    samples: usize,
+}
+
+impl Plan {
+    /// A software adapter (lavapipe) runs the GPU's kernels on the CPU, many times slower than
+    /// the CPU loop: it leaves out the largest batch and takes fewer, shorter samples.
+    fn new(args: &FigureArgs, ctx: &GpuContext) -> Self {
+        if args.quick {
+            Plan {
+                batches: vec![60, 300],
+                hiddens: vec![16],
+                steps: 8,
+                samples: 3,
+            }
+        } else if ctx.report().is_software() {
+            Plan {
+                batches: vec![300, 3000],
+                hiddens: vec![64, 256],
+                steps: 8,
+                samples: 3,
+            }
+        } else {
+            Plan {
+                batches: vec![300, 3000, 30000],
+                hiddens: vec![64, 256],
+                steps: 16,
+                samples: 5,
+            }
+        }
     }
-    ms.sort_by(f64::total_cmp);
-    Ok([ms[SAMPLES / 2], ms[0], ms[SAMPLES - 1]])
+
+    fn steps_for(&self, batch: usize) -> usize {
+        if batch >= 30000 { 4 } else { self.steps }
+    }
+
+    /// Median, fastest and slowest of `samples` timings of `f` (after one warm-up), in
+    /// milliseconds per step.
+    fn per_step_ms<T>(
+        &self,
+        steps: usize,
+        mut f: impl FnMut() -> anyhow::Result<T>,
+    ) -> anyhow::Result<[f64; 3]> {
+        f()?; // warm-up: pipelines, caches, clocks
+        let mut ms = Vec::with_capacity(self.samples);
+        for _ in 0..self.samples {
+            let start = Instant::now();
+            f()?;
+            ms.push(start.elapsed().as_secs_f64() * 1e3 / steps as f64);
+        }
+        ms.sort_by(f64::total_cmp);
+        Ok([ms[ms.len() / 2], ms[0], ms[ms.len() - 1]])
+    }
 }
 
 // ANCHOR: sweep
 pub fn run_sweep(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
-    let (batches, hiddens) = sizes(args, ctx);
+    let plan = Plan::new(args, ctx);
     let name = figure_name(args, "training_gpu");
     let mut csv = Csv::new(&[
         "runner",
@@ -102,22 +128,22 @@ pub fn run_sweep(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         "max_ms",
     ]);
     let mut series = Vec::new();
-    for &hidden in &hiddens {
+    for &hidden in &plan.hiddens {
         let mut lines: Vec<Series> = std::iter::once("CPU".to_string())
             .chain(VARIANTS.iter().map(|&(s, r)| variant_label(s, r)))
             .map(|l| Series::new(&format!("{l}, hidden {hidden}")))
             .collect();
-        for &batch in &batches {
+        for &batch in &plan.batches {
             let data = spirals(3, batch / 3, 7);
             let net = two_layer_mlp(hidden, 11);
-            let steps = steps_for(batch);
+            let steps = plan.steps_for(batch);
             let mut timings = vec![(
                 "CPU".to_string(),
-                per_step_ms(steps, || Ok(train(&mut net.clone(), &data, steps, RATE)?))?,
+                plan.per_step_ms(steps, || Ok(train(&mut net.clone(), &data, steps, RATE)?))?,
             )];
             for (schedule, reduction) in VARIANTS {
                 let trainer = GpuTrainer::new(ctx, &net, &data, RATE, reduction)?;
-                let ms = per_step_ms(steps, || Ok(trainer.train(ctx, steps, schedule)?))?;
+                let ms = plan.per_step_ms(steps, || Ok(trainer.train(ctx, steps, schedule)?))?;
                 timings.push((variant_label(schedule, reduction), ms));
             }
             for ((runner, [median, min, max]), line) in timings.into_iter().zip(&mut lines) {
@@ -159,10 +185,9 @@ pub fn run_sweep(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
          a workgroup per gradient element",
         ctx,
         vec![format!(
-            "median of {SAMPLES} samples after one warm-up, each sample {} steps \
-             (4 at batch 30000); min and max as the spread; batches {batches:?}, hidden \
-             {hiddens:?}",
-            steps_for(0)
+            "median of {} samples after one warm-up, each sample {} steps (4 at batch 30000); \
+             min and max as the spread; batches {:?}, hidden {:?}",
+            plan.samples, plan.steps, plan.batches, plan.hiddens
         )],
     )
     .write(&dir.join(format!("{name}.json")))?;
