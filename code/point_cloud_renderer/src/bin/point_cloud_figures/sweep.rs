@@ -45,44 +45,75 @@ const STEPS: [Step; 4] = [
 /// The passes a frame's scopes may hold, in CSV column order.
 const PASSES: [&str; 5] = ["clear", "project", "splat", "project+splat", "resolve"];
 
-/// The median time of each pass and of the whole frame over `frames` frames (after two
-/// warm-up frames), in seconds; the frame's own scope, or the CPU clock without timestamps.
-fn time_frames(
-    ctx: &GpuContext,
-    scopes: &mut GpuScopes,
-    renderer: &Renderer,
-    variant: Variant,
-    frames: usize,
-) -> anyhow::Result<(Stats, Vec<Option<f64>>, &'static str)> {
-    for _ in 0..2 {
-        renderer.render(ctx, scopes, variant)?;
-    }
-    let mut totals = Vec::new();
-    let mut per_pass: Vec<Vec<f64>> = vec![Vec::new(); PASSES.len()];
-    let mut source = "gpu_timestamps";
-    for _ in 0..frames {
-        let start = Instant::now();
-        let roots: Vec<ScopeTiming> = renderer.render(ctx, scopes, variant)?;
-        let wall = start.elapsed().as_secs_f64();
-        match roots.first() {
-            Some(frame) => {
-                totals.push(frame.duration_s());
-                for child in &frame.children {
-                    if let Some(k) = PASSES.iter().position(|p| *p == child.label) {
-                        per_pass[k].push(child.duration_s());
-                    }
-                }
-            }
-            None => {
-                totals.push(wall);
-                source = "cpu_wall_clock";
-            }
+/// Frame and pass times of one step, in seconds, gathered over every round.
+struct Samples {
+    frames: Vec<f64>,
+    passes: Vec<Vec<f64>>,
+    /// Each round's median frame time: the spread between fresh allocations of the buffers.
+    round_medians: Vec<f64>,
+    source: &'static str,
+}
+
+impl Samples {
+    fn new() -> Self {
+        Self {
+            frames: Vec::new(),
+            passes: vec![Vec::new(); PASSES.len()],
+            round_medians: Vec::new(),
+            source: "gpu_timestamps",
         }
     }
-    let median = |v: &Vec<f64>| Stats::from_seconds(v).map(|s| s.median);
-    let stats = Stats::from_seconds(&totals)
-        .ok_or_else(|| anyhow::anyhow!("no frame time was measured"))?;
-    Ok((stats, per_pass.iter().map(median).collect(), source))
+
+    /// Times `frames` frames after `warmup` untimed ones: the frame's own scope and each pass's,
+    /// or the CPU clock around submit-and-wait where the device has no timestamps.
+    fn time_round(
+        &mut self,
+        ctx: &GpuContext,
+        scopes: &mut GpuScopes,
+        renderer: &Renderer,
+        variant: Variant,
+        (warmup, frames): (usize, usize),
+    ) -> anyhow::Result<()> {
+        for _ in 0..warmup {
+            renderer.render(ctx, scopes, variant)?;
+        }
+        let mut round = Vec::new();
+        for _ in 0..frames {
+            let start = Instant::now();
+            let roots: Vec<ScopeTiming> = renderer.render(ctx, scopes, variant)?;
+            let wall = start.elapsed().as_secs_f64();
+            match roots.first() {
+                Some(frame) => {
+                    round.push(frame.duration_s());
+                    for child in &frame.children {
+                        if let Some(k) = PASSES.iter().position(|p| *p == child.label) {
+                            self.passes[k].push(child.duration_s());
+                        }
+                    }
+                }
+                None => {
+                    round.push(wall);
+                    self.source = "cpu_wall_clock";
+                }
+            }
+        }
+        self.round_medians
+            .extend(Stats::from_seconds(&round).map(|s| s.median));
+        self.frames.extend(round);
+        Ok(())
+    }
+
+    fn frame_stats(&self) -> anyhow::Result<Stats> {
+        Stats::from_seconds(&self.frames)
+            .ok_or_else(|| anyhow::anyhow!("no frame time was measured"))
+    }
+
+    fn pass_medians(&self) -> Vec<Option<f64>> {
+        self.passes
+            .iter()
+            .map(|v| Stats::from_seconds(v).map(|s| s.median))
+            .collect()
+    }
 }
 
 /// How many pixels of two frames hold different packed depth|id values.
@@ -107,15 +138,21 @@ pub fn figure_camera(size: (u32, u32)) -> Camera {
 
 pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let software = ctx.report().is_software();
-    let (sizes, (width, height), frames): (&[usize], _, usize) = match (args.quick, software) {
-        (true, _) => (&[1 << 16, 1 << 18], (640, 360), 3),
-        (false, true) => (&[1 << 18, 1 << 20, 1 << 21], (1920, 1080), 5),
-        (false, false) => (
-            &[1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24],
-            (1920, 1080),
-            10,
-        ),
-    };
+    // A GPU frame takes about a millisecond: many warm-up frames cost nothing and let the
+    // clocks settle. A software adapter's frame takes tenths of a second.
+    // Each round allocates the buffers afresh: on an H100 the large clouds' frame times moved
+    // between runs by up to 2x while varying little within one, so the spread between rounds
+    // is part of the measurement.
+    let (sizes, (width, height), (rounds, warmup, frames)): (&[usize], _, _) =
+        match (args.quick, software) {
+            (true, _) => (&[1 << 16, 1 << 18], (640, 360), (1, 1, 3)),
+            (false, true) => (&[1 << 18, 1 << 20, 1 << 21], (1920, 1080), (1, 2, 5)),
+            (false, false) => (
+                &[1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24],
+                (1920, 1080),
+                (5, 50, 20),
+            ),
+        };
     let camera = figure_camera((width, height));
     let mut scopes = GpuScopes::new(ctx)?;
     let throughput_name = figure_name(args, "throughput");
@@ -133,6 +170,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         "frame_ms_p10",
         "frame_ms_p90",
         "points_per_s",
+        "round_medians_ms",
     ];
     let pass_columns: Vec<String> = PASSES
         .iter()
@@ -146,25 +184,34 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         let cloud = PointCloud::scene(n, 1);
         let sorted = cloud.sorted_morton()?;
         let packing = packing_for(cloud.len())?;
-        let plain = Renderer::new(ctx, &cloud, &camera, (width, height), packing)?;
-        let morton = Renderer::new(ctx, &sorted, &camera, (width, height), packing)?;
-        let mut naive_frame = None;
+        let mut samples: Vec<Samples> = STEPS.iter().map(|_| Samples::new()).collect();
+        let mut last_frames = Vec::new();
+        for _ in 0..rounds {
+            let plain = Renderer::new(ctx, &cloud, &camera, (width, height), packing)?;
+            let morton = Renderer::new(ctx, &sorted, &camera, (width, height), packing)?;
+            last_frames.clear();
+            for (step, samples) in STEPS.iter().zip(&mut samples) {
+                let renderer = if step.morton { &morton } else { &plain };
+                samples.time_round(ctx, &mut scopes, renderer, step.variant, (warmup, frames))?;
+                last_frames.push(renderer.read_frame(ctx)?);
+            }
+        }
         for (k, step) in STEPS.iter().enumerate() {
-            let renderer = if step.morton { &morton } else { &plain };
-            let (stats, passes, source) =
-                time_frames(ctx, &mut scopes, renderer, step.variant, frames)?;
-            let frame = renderer.read_frame(ctx)?;
-            let covered = covered_pixels(&frame);
-            // A check beside the timing: the steps on the same cloud draw the same frame (the
-            // fused kernel up to roundings of its projection); the sorted cloud has other ids.
-            let unlike_naive = match (&naive_frame, step.morton) {
-                (None, _) => {
-                    naive_frame = Some(frame);
-                    "0".to_string()
-                }
-                (Some(naive), false) => unlike(naive, &frame).to_string(),
-                (Some(_), true) => String::new(),
+            let (stats, passes) = (samples[k].frame_stats()?, samples[k].pass_medians());
+            let covered = covered_pixels(&last_frames[k]);
+            // A check beside the timing: the steps on the same cloud draw the same frame as the
+            // naive step (the fused kernel up to roundings of its projection); the sorted cloud
+            // has other ids.
+            let unlike_naive = if step.morton {
+                String::new()
+            } else {
+                unlike(&last_frames[0], &last_frames[k]).to_string()
             };
+            let rounds_ms: Vec<String> = samples[k]
+                .round_medians
+                .iter()
+                .map(|t| format!("{:.4}", t * 1e3))
+                .collect();
             let points = cloud.len() as f64;
             let ms = |s: f64| format!("{:.4}", s * 1e3);
             let mut row = vec![
@@ -175,11 +222,12 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                 packing.depth_bits().to_string(),
                 covered.to_string(),
                 unlike_naive,
-                source.to_string(),
+                samples[k].source.to_string(),
                 ms(stats.median),
                 ms(stats.p10),
                 ms(stats.p90),
                 format!("{:.4e}", points / stats.median),
+                rounds_ms.join(" "),
             ];
             row.extend(passes.iter().map(|p| p.map(ms).unwrap_or_default()));
             csv.row(&row);
@@ -223,7 +271,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     }
     .write(&dir.join(format!("{throughput_name}.svg")))?;
     let notes = vec![
-        format!("module 3's scene (3 spheres, 2 planes, 10 m box), seed 1; {frames} frames after 2 warm-up frames, median"),
+        format!("module 3's scene (3 spheres, 2 planes, 10 m box), seed 1; {rounds} rounds (buffers allocated afresh each), each {frames} frames after {warmup} warm-up frames; median and p10/p90 over all frames"),
         "packing: the fewest id bits (>= 8) for the point count, the rest of 32 bits for depth over [0.1, 40) m".into(),
         "fused_morton: the fused kernel on the cloud sorted by 3D Morton code (10 bits per axis)".into(),
     ];
@@ -237,7 +285,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
 
     BarChart {
         title: format!("GPU scopes per pass at {largest} points"),
-        subtitle: format!("{adapter}; median of {frames} frames; {width}×{height}"),
+        subtitle: format!("{adapter}; median of {rounds}×{frames} frames; {width}×{height}"),
         y_label: "ms per frame".into(),
         log_y: false,
         bars,
