@@ -31,6 +31,7 @@ pub mod graph;
 /// The program both GPU paths run (it lives with the graph it is built from).
 pub use graph::gpu_program;
 pub mod immediate;
+pub mod kernel_source;
 pub mod kernel_speed;
 pub mod matmul_ladder;
 pub mod ops;

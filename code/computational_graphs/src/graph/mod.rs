@@ -9,6 +9,7 @@ mod custom;
 pub mod fuse;
 pub mod gpu_program;
 mod ops_list;
+mod plan_run;
 pub mod runner_cpu;
 pub mod runner_gpu;
 mod validate;
@@ -22,5 +23,6 @@ pub(crate) use custom::{
 };
 pub use fuse::{count_readers, fuse};
 pub use ops_list::{BufferDecl, BufferId, Contents, OpList, Operator, Place};
+pub use plan_run::PlanRunError;
 pub use validate::validate;
 pub use verified::{Node, NodeKind, VerifiedGraph};

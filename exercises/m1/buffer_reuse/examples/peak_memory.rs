@@ -15,13 +15,7 @@ use ex_m1_buffer_reuse::{BufferPlan, naive_peak_bytes, plan_buffers, run_planned
 const SIZE: usize = 256;
 
 fn main() -> ExitCode {
-    match report() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("error: {error}");
-            ExitCode::FAILURE
-        }
-    }
+    bench_harness::exit_code(report())
 }
 
 fn report() -> Result<(), Box<dyn Error>> {

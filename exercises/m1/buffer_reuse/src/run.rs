@@ -4,9 +4,6 @@
 //! same time, the later write clobbers the earlier value and the results change, as they would
 //! on a GPU.
 
-use std::fmt;
-
-use computational_graphs::Error;
 use computational_graphs::graph::{BufferId, Contents, Node, VerifiedGraph, runner_cpu};
 use computational_graphs::tensor::Tensor2D;
 
@@ -21,28 +18,14 @@ pub struct PlannedRun {
     pub kept: Vec<Tensor2D>,
 }
 
-#[derive(Debug)]
-pub enum RunError {
-    /// The plan cannot hold this graph: which buffer or node, and why.
-    BadPlan(String),
-    /// The graph itself failed (inputs of the wrong shape, a custom operator's error).
-    Graph(Error),
-}
+/// Why a planned run did not happen: the plan does not fit, or the graph failed.
+pub use computational_graphs::graph::PlanRunError as RunError;
 
-impl fmt::Display for RunError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RunError::BadPlan(why) => write!(f, "the buffer plan does not fit the graph: {why}"),
-            RunError::Graph(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for RunError {}
-
-impl From<Error> for RunError {
-    fn from(e: Error) -> Self {
-        RunError::Graph(e)
+/// The plan does not fit the graph: `why` names the buffer or node.
+fn bad_plan(why: String) -> RunError {
+    RunError::BadPlan {
+        plan: "buffer plan",
+        why,
     }
 }
 
@@ -81,7 +64,7 @@ pub fn run_planned(
                 .iter()
                 .find(|&&r| plan.allocation_of[r] == Some(a))
         {
-            return Err(RunError::BadPlan(format!(
+            return Err(bad_plan(format!(
                 "node {index} ({:?}) writes allocation {a}, which also holds its input \"{}\": \
                  a kernel may not read and write one buffer, so allocate a node's output before \
                  freeing its inputs",
@@ -108,7 +91,7 @@ pub fn run_planned(
     let mut kept = Vec::with_capacity(keep.len());
     for &b in keep {
         if b >= graph.buffers().len() {
-            return Err(RunError::BadPlan(format!(
+            return Err(bad_plan(format!(
                 "keep names buffer {b}, but the graph has {} buffers",
                 graph.buffers().len()
             )));
@@ -122,7 +105,7 @@ pub fn run_planned(
 fn check_plan(graph: &VerifiedGraph, plan: &BufferPlan) -> Result<(), RunError> {
     let count = graph.buffers().len();
     if plan.allocation_of.len() != count {
-        return Err(RunError::BadPlan(format!(
+        return Err(bad_plan(format!(
             "it covers {} buffers but the graph has {count}: give every buffer an entry",
             plan.allocation_of.len()
         )));
@@ -131,26 +114,26 @@ fn check_plan(graph: &VerifiedGraph, plan: &BufferPlan) -> Result<(), RunError> 
         let name = &decl.name;
         match (plan.allocation_of[b], graph.is_device(b)) {
             (None, true) if graph.is_used(b) => {
-                return Err(RunError::BadPlan(format!(
+                return Err(bad_plan(format!(
                     "device buffer \"{name}\" (buffer {b}) has no allocation"
                 )));
             }
             (Some(a), false) => {
-                return Err(RunError::BadPlan(format!(
+                return Err(bad_plan(format!(
                     "host buffer \"{name}\" (buffer {b}) has allocation {a}: only device \
                      buffers are planned"
                 )));
             }
             (Some(a), true) => {
                 let Some(&have) = plan.allocation_bytes.get(a) else {
-                    return Err(RunError::BadPlan(format!(
+                    return Err(bad_plan(format!(
                         "buffer \"{name}\" is in allocation {a}, but there are only {}",
                         plan.allocation_bytes.len()
                     )));
                 };
                 let need = buffer_bytes(graph, b);
                 if have < need {
-                    return Err(RunError::BadPlan(format!(
+                    return Err(bad_plan(format!(
                         "buffer \"{name}\" needs {need} bytes, but allocation {a} has {have}"
                     )));
                 }
@@ -183,7 +166,7 @@ fn load(
         None => match (&decl.contents, &host[b]) {
             (Contents::Parameter(t), _) => Ok(t.clone()),
             (_, Some(t)) => Ok(t.clone()),
-            (_, None) => Err(RunError::BadPlan(format!(
+            (_, None) => Err(bad_plan(format!(
                 "buffer \"{}\" (buffer {b}) was never written",
                 decl.name
             ))),

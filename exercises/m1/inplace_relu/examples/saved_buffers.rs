@@ -15,13 +15,7 @@ use ex_m1_inplace_relu::{AliasedRunner, plan_in_place};
 const SIZE: usize = 256;
 
 fn main() -> ExitCode {
-    match report() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("error: {error}");
-            ExitCode::FAILURE
-        }
-    }
+    bench_harness::exit_code(report())
 }
 
 fn report() -> Result<(), Box<dyn Error>> {

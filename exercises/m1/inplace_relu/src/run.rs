@@ -4,36 +4,19 @@
 //! changes that node's result. Parameters are placed once, when the runner is made, as a GPU
 //! runner uploads them once; overwriting one changes every later run.
 
-use std::fmt;
-
-use computational_graphs::Error;
 use computational_graphs::graph::{BufferId, Contents, Node, NodeKind, VerifiedGraph, runner_cpu};
 use computational_graphs::tensor::Tensor2D;
 
 use crate::AliasPlan;
 
-#[derive(Debug)]
-pub enum RunError {
-    /// The plan does not fit the graph: which buffer or node, and why.
-    BadPlan(String),
-    /// The graph itself failed (inputs of the wrong shape, a custom operator's error).
-    Graph(Error),
-}
+/// Why a planned run did not happen: the plan does not fit, or the graph failed.
+pub use computational_graphs::graph::PlanRunError as RunError;
 
-impl fmt::Display for RunError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RunError::BadPlan(why) => write!(f, "the alias plan does not fit the graph: {why}"),
-            RunError::Graph(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for RunError {}
-
-impl From<Error> for RunError {
-    fn from(e: Error) -> Self {
-        RunError::Graph(e)
+/// The plan does not fit the graph: `why` names the buffer or node.
+fn bad_plan(why: String) -> RunError {
+    RunError::BadPlan {
+        plan: "alias plan",
+        why,
     }
 }
 
@@ -90,7 +73,7 @@ impl<'g> AliasedRunner<'g> {
     fn load(&self, b: BufferId) -> Result<Tensor2D, RunError> {
         let decl = self.graph.buffer(b);
         let Some(data) = &self.memory[self.storage_of[b]] else {
-            return Err(RunError::BadPlan(format!(
+            return Err(bad_plan(format!(
                 "buffer \"{}\" is read before anything was written to its memory",
                 decl.name
             )));
@@ -112,7 +95,7 @@ pub fn run_aliased(
 /// the ReLUs listed in `in_place` write the memory of their input.
 fn check_plan(graph: &VerifiedGraph, plan: &AliasPlan) -> Result<(), RunError> {
     let count = graph.buffers().len();
-    let bad = |why: String| Err(RunError::BadPlan(why));
+    let bad = |why: String| Err(bad_plan(why));
     if plan.storage_of.len() != count {
         return bad(format!(
             "it covers {} buffers but the graph has {count}: give every buffer an entry",

@@ -2,6 +2,7 @@
 //! is enough).
 
 use computational_graphs::graph::{GraphBuilder, runner_cpu, runner_gpu, validate};
+use computational_graphs::kernel_source::without_comments;
 use computational_graphs::ops::cpu;
 use computational_graphs::ops::gpu::Pipelines;
 use computational_graphs::rng::SplitMix64;
@@ -21,14 +22,6 @@ fn assert_close(got: &Tensor2D, want: &Tensor2D, what: &str) {
             "{what}: y[{i}] = {g}, expected {e}"
         );
     }
-}
-
-/// The kernel's code without its comments.
-fn code(wgsl: &str) -> String {
-    wgsl.lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[test]
@@ -53,7 +46,7 @@ fn softmax_tree_public_matches_single_pass() {
 
 #[test]
 fn softmax_tree_public_kernel_uses_workgroup_memory() {
-    let code = code(TREE_WGSL);
+    let code = without_comments(TREE_WGSL);
     assert!(
         code.contains("var<workgroup>"),
         "reduce in a var<workgroup> array"

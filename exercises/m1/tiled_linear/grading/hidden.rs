@@ -2,6 +2,7 @@
 
 use computational_graphs::compiler::{Options, compile, fuse};
 use computational_graphs::graph::{GraphBuilder, VerifiedGraph, runner_cpu, runner_gpu, validate};
+use computational_graphs::kernel_source::{uses_of, without_comments, workgroup_arrays};
 use computational_graphs::ops::cpu;
 use computational_graphs::ops::gpu::Pipelines;
 use computational_graphs::rng::SplitMix64;
@@ -37,46 +38,9 @@ fn check(ctx: &GpuContext, m: usize, k: usize, n: usize) {
     assert_close(&got, &want, &format!("{m}×{k}×{n}"));
 }
 
-/// The kernel's code, without `//` and `/* */` comments.
-fn code(wgsl: &str) -> String {
-    let mut out = String::new();
-    let mut rest = wgsl;
-    while let Some(start) = rest.find("/*") {
-        out.push_str(&rest[..start]);
-        rest = rest[start..]
-            .find("*/")
-            .map_or("", |end| &rest[start + end + 2..]);
-    }
-    out.push_str(rest);
-    out.lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The names declared `var<workgroup> name: …`.
-fn workgroup_arrays(code: &str) -> Vec<String> {
-    code.split("var<workgroup>")
-        .skip(1)
-        .map(|after| {
-            after
-                .trim_start()
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect()
-        })
-        .collect()
-}
-
-fn uses_of(code: &str, name: &str) -> usize {
-    code.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|word| *word == name)
-        .count()
-}
-
 #[test]
 fn tiled_linear_hidden_uses_workgroup_memory() {
-    let code = code(TILED_WGSL);
+    let code = without_comments(TILED_WGSL);
     let arrays = workgroup_arrays(&code);
     assert!(
         arrays.len() >= 2,

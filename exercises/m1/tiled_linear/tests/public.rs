@@ -2,6 +2,7 @@
 //! is enough).
 
 use computational_graphs::graph::{GraphBuilder, runner_cpu, runner_gpu, validate};
+use computational_graphs::kernel_source::without_comments;
 use computational_graphs::ops::cpu;
 use computational_graphs::ops::gpu::Pipelines;
 use computational_graphs::rng::SplitMix64;
@@ -32,14 +33,6 @@ fn check(ctx: &GpuContext, m: usize, k: usize, n: usize) {
     assert_close(&got, &want, &format!("{m}×{k}×{n}"));
 }
 
-/// The kernel's code without its comments.
-fn code(wgsl: &str) -> String {
-    wgsl.lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 #[test]
 fn tiled_linear_public_one_tile() {
     check(&GpuContext::for_tests(), 16, 16, 16);
@@ -52,7 +45,7 @@ fn tiled_linear_public_ragged() {
 
 #[test]
 fn tiled_linear_public_kernel_uses_shared_memory() {
-    let code = code(TILED_WGSL);
+    let code = without_comments(TILED_WGSL);
     assert!(
         code.contains("var<workgroup>"),
         "stage the tiles in var<workgroup> arrays"

@@ -4,7 +4,9 @@ use bench_harness::{Csv, LineChart, Progress, Series, figures_dir};
 use gpu_context::GpuContext;
 use profiling_lab::inference::PackedModel;
 
-use super::{Args, BATCHES, FORMATS, Requests, Server, Sizes, figure_name, model, sidecar};
+use super::{
+    Args, BATCHES, FORMATS, Requests, Server, Sizes, figure_name, model, sidecar, warm_up,
+};
 
 /// The latency at quantile `q` (0..=1) of sorted samples, nearest rank.
 fn quantile(sorted: &[f64], q: f64) -> f64 {
@@ -21,9 +23,7 @@ fn latencies(
     batch: usize,
     count: usize,
 ) -> anyhow::Result<Vec<f64>> {
-    for i in 0..10 {
-        server.infer(ctx, &requests.get(i, batch))?; // pipelines, allocator, clocks
-    }
+    warm_up(ctx, server, requests, batch)?;
     let mut out = Vec::with_capacity(count);
     for i in 0..count {
         let x = requests.get(i, batch);
@@ -113,7 +113,7 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
         "Per-request latency (wall clock) of the unfused and the fused inference server",
         ctx,
         vec![format!(
-            "hidden width {hidden}, {count} timed requests after 10 untimed, quantiles by nearest rank"
+            "hidden width {hidden}, {count} timed requests after at least 10 untimed ones and 0.3 s of them, quantiles by nearest rank"
         )],
     )
     .write(&dir.join(format!("{name}.json")))?;

@@ -34,7 +34,7 @@ pub struct Args {
     /// 256 on a software adapter such as lavapipe; `--quick`: 128].
     #[arg(long)]
     pub hidden: Option<usize>,
-    /// Timed requests per server, format and batch size, after 10 untimed ones [default: 500
+    /// Timed requests per server, format and batch size, after the warm-up [default: 500
     /// on a GPU, 200 on a software adapter; `--quick`: 20].
     #[arg(long)]
     pub requests: Option<usize>,
@@ -127,6 +127,23 @@ impl Server {
             Server::Fused(s) => s.infer_profiled(ctx, scopes, x)?.1,
         })
     }
+}
+
+/// Untimed requests before measuring: at least 10, and at least 0.3 s of them, so that pipelines
+/// are compiled, the allocator has its blocks and the GPU's clocks have risen from idle.
+pub fn warm_up(
+    ctx: &GpuContext,
+    server: &mut Server,
+    requests: &Requests,
+    batch: usize,
+) -> Result<(), InferenceError> {
+    let start = std::time::Instant::now();
+    let mut i = 0;
+    while i < 10 || start.elapsed() < std::time::Duration::from_millis(300) {
+        server.infer(ctx, &requests.get(i, batch))?;
+        i += 1;
+    }
+    Ok(())
 }
 
 /// The widened spiral classifier (random weights: latency does not depend on their values).

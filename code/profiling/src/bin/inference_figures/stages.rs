@@ -2,7 +2,9 @@ use bench_harness::{BarChart, Csv, figures_dir};
 use gpu_context::{GpuContext, GpuScopes};
 use profiling_lab::inference::{PackedModel, stage_totals};
 
-use super::{Args, BATCHES, FORMATS, Requests, Server, Sizes, figure_name, model, sidecar};
+use super::{
+    Args, BATCHES, FORMATS, Requests, Server, Sizes, figure_name, model, sidecar, warm_up,
+};
 
 /// Profiled requests per server, format and batch size; each stage's median is reported.
 const PROFILED: usize = 9;
@@ -16,7 +18,8 @@ fn stage_medians(
     requests: &Requests,
     batch: usize,
 ) -> anyhow::Result<Vec<(String, f64)>> {
-    server.infer_profiled(ctx, scopes, &requests.get(0, batch))?; // warm-up
+    warm_up(ctx, server, requests, batch)?;
+    server.infer_profiled(ctx, scopes, &requests.get(0, batch))?; // the profiler's queries
     let mut runs: Vec<Vec<(String, f64)>> = Vec::new();
     for i in 0..PROFILED {
         let timings = server.infer_profiled(ctx, scopes, &requests.get(i, batch))?;
