@@ -40,11 +40,17 @@ pub fn trace_path(
             return (radiance, bounce + 1);
         }
         if bounce + 1 == settings.max_depth {
-            break;
+            return (radiance, bounce + 1);
+        }
+        // Russian roulette after the first bounce: go on with probability q, and weigh the
+        // survivors by 1 / q so that the image stays the same on average.
+        let q = if bounce == 0 { 1.0 } else { survival(material) };
+        if rng(bounce, 4) >= q {
+            return (radiance, bounce + 1);
         }
         let n = facing_normal(triangle.e1, triangle.e2, ray.dir);
         let p = add(ray.origin, scale(ray.dir, hit.t));
-        throughput = mul(throughput, material.albedo);
+        throughput = mul(throughput, scale(material.albedo, 1.0 / q));
         ray = Ray {
             origin: add(p, scale(n, SURFACE_OFFSET)),
             dir: cosine_direction(n, rng(bounce, 2), rng(bounce, 3)),
@@ -53,6 +59,15 @@ pub fn trace_path(
     (radiance, settings.max_depth)
 }
 // ANCHOR_END: path
+
+/// The chance that a path goes on after a bounce off `material`: its brightest albedo channel
+/// (dark surfaces end paths sooner), at most 0.95.
+pub fn survival(material: &Material) -> f32 {
+    material.albedo[0]
+        .max(material.albedo[1])
+        .max(material.albedo[2])
+        .min(0.95)
+}
 
 /// Every pixel's mean over `settings.samples` paths, and the number of rays traced at each
 /// bounce (index 0: camera rays).

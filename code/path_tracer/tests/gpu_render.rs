@@ -13,7 +13,7 @@ fn tiny() -> (Bvh, Scene, RenderSettings) {
     (
         Bvh::build(&scene.triangles),
         scene,
-        RenderSettings::new(20, 16, 4, 5),
+        RenderSettings::new(20, 16, 8, 6),
     )
 }
 

@@ -115,3 +115,8 @@ fn facing_normal(tri: Triangle, dir: vec3f) -> vec3f {
 fn is_emitter(m: Material) -> bool {
     return max(m.emission.x, max(m.emission.y, m.emission.z)) > 0.0;
 }
+
+// The chance that a path goes on after a bounce (Russian roulette), as `survival` in Rust.
+fn survival(m: Material) -> f32 {
+    return min(max(m.albedo.x, max(m.albedo.y, m.albedo.z)), 0.95);
+}

@@ -27,9 +27,11 @@ fn megakernel(@builtin(global_invocation_id) id: vec3u) {
             break;
         }
         if bounce + 1u == params.max_depth { break; }
+        let q = select(survival(m), 1.0, bounce == 0u);
+        if random(params.seed, pixel, s, bounce, 4u) >= q { break; }
         let n = facing_normal(tri, dir);
         let p = origin + dir * hit.t;
-        throughput *= m.albedo;
+        throughput *= m.albedo * (1.0 / q);
         origin = p + n * SURFACE_OFFSET;
         dir = cosine_direction(n, random(params.seed, pixel, s, bounce, 2u),
                                random(params.seed, pixel, s, bounce, 3u));

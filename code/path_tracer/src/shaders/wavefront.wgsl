@@ -75,13 +75,15 @@ fn shade(@builtin(global_invocation_id) id: vec3u, @builtin(local_invocation_ind
                 // One live ray per pixel at a time, so this add needs no atomic.
                 image[ray.pixel] += vec4f(ray.throughput * m.emission, 0.0);
             } else if bounce + 1u < params.max_depth {
+                let s = params.sample;
+                let q = select(survival(m), 1.0, bounce == 0u);
+                goes_on = random(params.seed, ray.pixel, s, bounce, 4u) < q;
                 let n = facing_normal(tri, ray.dir);
                 let p = ray.origin + ray.dir * hit.t;
-                let s = params.sample;
                 let dir = cosine_direction(n, random(params.seed, ray.pixel, s, bounce, 2u),
                                            random(params.seed, ray.pixel, s, bounce, 3u));
-                next = Ray(p + n * SURFACE_OFFSET, ray.pixel, dir, 0u, ray.throughput * m.albedo, 0u);
-                goes_on = true;
+                let weight = m.albedo * (1.0 / q);
+                next = Ray(p + n * SURFACE_OFFSET, ray.pixel, dir, 0u, ray.throughput * weight, 0u);
             }
         }
         if goes_on {
