@@ -16,8 +16,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     if r >= out_rows || c >= out_cols {
         return;
     }
-    // The lowest f32, not 0: a window of negative numbers keeps its largest one.
-    var best = -3.40282347e+38;
+    // The lowest f32, not 0: a window of negative numbers keeps its largest one. Written exactly in
+    // hexadecimal: strict WGSL compilers (Chrome's) reject the decimal -3.40282347e+38.
+    var best = -0x1.fffffep+127f;
     for (var dy = 0u; dy < k; dy++) {
         let start = (r * k + dy) * cols + c * k;
         for (var dx = 0u; dx < k; dx++) {

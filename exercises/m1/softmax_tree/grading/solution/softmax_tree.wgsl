@@ -17,7 +17,9 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     }
     let base = row * dims.cols;
 
-    var local_max = -3.40282347e+38;
+    // The lowest finite f32, written exactly: strict WGSL compilers (Chrome's) reject the decimal
+    // -3.40282347e+38, which lies just past it.
+    var local_max = -0x1.fffffep+127f;
     for (var c = lid; c < dims.cols; c += WG) {
         local_max = max(local_max, x[base + c]);
     }
