@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use common::{offscreen_engine, spawn_engine, still};
 use egui_winit_wgpu_template::engine::EngineOptions;
-use egui_winit_wgpu_template::messages::{Command, Status};
+use egui_winit_wgpu_template::messages::Status;
 use gpu_context::wgpu;
 use tracing::span::Id;
 use tracing_subscriber::layer::{Context, SubscriberExt};
@@ -45,25 +45,12 @@ fn each_frame_enters_input_update_render_in_order_on_the_engine_thread() {
         screenshot: None,
     };
     let running = spawn_engine(engine, options);
-    loop {
-        match running
-            .status
-            .recv()
-            .expect("the engine reports until it has finished")
-        {
-            Status::Finished { frames } => {
-                assert_eq!(frames, 3);
-                break;
-            }
-            Status::Error(e) => panic!("engine error: {e}"),
-            _ => {}
-        }
-    }
-    running.commands.send(Command::Shutdown).unwrap();
-    running
-        .handle
-        .join()
-        .expect("the engine thread ends cleanly");
+    let statuses = running.statuses_until_finished();
+    assert!(
+        matches!(statuses.last(), Some(Status::Finished { frames: 3 })),
+        "{statuses:?}"
+    );
+    running.shut_down();
 
     // Three frames of the three steps; then, finished, the engine waits for a command, and the
     // last turn of its loop takes in the Shutdown and draws nothing.

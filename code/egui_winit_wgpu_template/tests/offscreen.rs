@@ -184,14 +184,10 @@ fn the_engine_thread_answers_and_is_joined_after_shutdown() {
             _ => {}
         }
     }
-    running.commands.send(Command::Shutdown).unwrap();
-    running
-        .handle
-        .join()
-        .expect("the engine thread ends cleanly");
+    let status = running.shut_down();
     // Its end of the status channel is gone with it.
-    while running.status.try_recv().is_ok() {}
-    assert!(running.status.recv().is_err());
+    while status.try_recv().is_ok() {}
+    assert!(status.recv().is_err());
 }
 
 #[test]
@@ -222,25 +218,16 @@ fn a_headless_engine_draws_n_frames_and_writes_a_screenshot() {
         screenshot: Some(path.clone()),
     };
     let running = spawn_engine(e, options);
-    let mut screenshot = None;
-    loop {
-        match running.status.recv().unwrap() {
-            Status::Screenshot(p) => screenshot = Some(p),
-            Status::Finished { frames } => {
-                assert_eq!(frames, 3);
-                break;
-            }
-            Status::Error(e) => panic!("engine error: {e}"),
-            _ => {}
-        }
-    }
-    assert_eq!(
-        screenshot.as_ref(),
-        Some(&path),
-        "the screenshot comes before Finished"
+    let statuses = running.statuses_until_finished();
+    assert!(
+        matches!(statuses.last(), Some(Status::Finished { frames: 3 })),
+        "{statuses:?}"
     );
-    running.commands.send(Command::Shutdown).unwrap();
-    running.handle.join().unwrap();
+    assert!(
+        statuses.contains(&Status::Screenshot(path.clone())),
+        "the screenshot comes before Finished: {statuses:?}"
+    );
+    running.shut_down();
     let image = Image::read_png(&path).unwrap();
     assert_eq!((image.width, image.height), (48, 40));
     assert_triangle(&image, GREEN);

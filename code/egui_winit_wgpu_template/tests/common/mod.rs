@@ -44,3 +44,35 @@ pub fn spawn_engine(engine: Engine, options: EngineOptions) -> EngineThread {
         handle,
     }
 }
+
+impl EngineThread {
+    /// What a headless run reports, up to and including [`Status::Finished`]. An engine error
+    /// fails the test.
+    pub fn statuses_until_finished(&self) -> Vec<Status> {
+        let mut statuses = Vec::new();
+        loop {
+            match self
+                .status
+                .recv()
+                .expect("the engine reports until it has finished")
+            {
+                Status::Error(e) => panic!("engine error: {e}"),
+                status => {
+                    let finished = matches!(status, Status::Finished { .. });
+                    statuses.push(status);
+                    if finished {
+                        return statuses;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sends [`Command::Shutdown`] and waits for the thread to end; returns the status channel's
+    /// receiving end, whose sender ended with the thread.
+    pub fn shut_down(self) -> Receiver<Status> {
+        self.commands.send(Command::Shutdown).unwrap();
+        self.handle.join().expect("the engine thread ends cleanly");
+        self.status
+    }
+}
