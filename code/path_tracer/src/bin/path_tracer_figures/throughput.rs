@@ -12,7 +12,8 @@ pub struct Sweep {
 }
 
 /// A software adapter (lavapipe runs the kernels on the CPU's cores) renders 128 × 128 pixels
-/// instead of 512 × 512, so that the full sweep stays within a few minutes there.
+/// instead of 1024 × 1024 (four waves of threads on a large GPU), so that the full sweep stays
+/// within a few minutes there.
 pub fn sweep(quick: bool, software: bool) -> Sweep {
     if quick {
         Sweep {
@@ -23,7 +24,7 @@ pub fn sweep(quick: bool, software: bool) -> Sweep {
         }
     } else {
         Sweep {
-            side: if software { 128 } else { 512 },
+            side: if software { 128 } else { 1024 },
             confetti: &[1_000, 30_000],
             depths: &[1, 2, 4, 8],
             repeats: 5,
