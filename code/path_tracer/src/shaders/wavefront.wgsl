@@ -34,8 +34,8 @@ fn generate(@builtin(global_invocation_id) id: vec3u) {
 // ANCHOR_END: generate
 
 // ANCHOR: intersect
-// Every thread traces one queued ray and stores its nearest hit: one loop, no shading, so the
-// threads of a workgroup stay in step far longer than in the megakernel.
+// Every thread traces one queued ray and stores its nearest hit. Threads still diverge inside
+// the walk, but none waits for another path's later bounces.
 @compute @workgroup_size(64)
 fn intersect(@builtin(global_invocation_id) id: vec3u) {
     let i = id.x;
