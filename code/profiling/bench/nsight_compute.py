@@ -127,6 +127,8 @@ def main():
         "figure": f"nsight_{args.machine}",
         "description": "Nsight Compute on the PyTorch baselines: a 4096x4096 f32 matmul and one iteration of the random graph",
         "program": "code/profiling/bench/nsight_compute.py",
+        "machine": f"{os.cpu_count()} logical CPUs (the GPU's host)",
+        "adapter": f"{torch.cuda.get_device_name()} (CUDA, through PyTorch {torch.__version__}), profiled by {ncu_version}",
         "gpu": torch.cuda.get_device_name(),
         "torch": torch.__version__,
         "ncu": ncu_version,

@@ -152,7 +152,14 @@ pub fn run(args: &FigureArgs, gpu: &mut Gpu) -> anyhow::Result<()> {
         notes.clone(),
     )
     .write(&dir.join(format!("{name}.json")))?;
-    sidecar(&queues_name, "Length of the wavefront's ray queue at each bounce (the deepest bounce limit of the sweep)", gpu, notes)
-        .write(&dir.join(format!("{queues_name}.json")))?;
+    let mut queues_sidecar = sidecar(
+        &queues_name,
+        "Length of the wavefront's ray queue at each bounce (the deepest bounce limit of the sweep)",
+        gpu,
+        notes,
+    );
+    // The queue lengths are a table only (no chart of their own).
+    queues_sidecar.files = vec![format!("{queues_name}.csv")];
+    queues_sidecar.write(&dir.join(format!("{queues_name}.json")))?;
     Ok(())
 }

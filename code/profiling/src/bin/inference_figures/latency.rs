@@ -108,14 +108,18 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
         }
         .write(&dir.join(format!("{name}_b{batch}.svg")))?;
     }
-    sidecar(
+    let mut sidecar = sidecar(
         &name,
         "Per-request latency (wall clock) of the unfused and the fused inference server",
         ctx,
         vec![format!(
             "hidden width {hidden}, {count} timed requests after at least 10 untimed ones and 0.3 s of them, quantiles by nearest rank"
         )],
-    )
-    .write(&dir.join(format!("{name}.json")))?;
+    );
+    sidecar.files = [format!("{name}.csv"), format!("{name}_cdf.csv")]
+        .into_iter()
+        .chain(BATCHES.iter().map(|b| format!("{name}_b{b}.svg")))
+        .collect();
+    sidecar.write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }

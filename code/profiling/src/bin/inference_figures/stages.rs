@@ -89,14 +89,17 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
         chart.log_y = true;
         chart.write(&dir.join(format!("{name}_b{batch}.svg")))?;
     }
-    sidecar(
+    let mut sidecar = sidecar(
         &name,
         "GPU time per stage of one request, unfused and fused inference servers",
         ctx,
         vec![format!(
             "hidden width {hidden}; each stage summed over the layers, median of {PROFILED} profiled requests"
         )],
-    )
-    .write(&dir.join(format!("{name}.json")))?;
+    );
+    sidecar.files = std::iter::once(format!("{name}.csv"))
+        .chain(BATCHES.iter().map(|b| format!("{name}_b{b}.svg")))
+        .collect();
+    sidecar.write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }
