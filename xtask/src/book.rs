@@ -2,12 +2,13 @@
 //! fonts (so formulas render with no network), build the book, and check its internal links.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use anyhow::{Context, bail};
 
-use crate::util::{self, output, root, run_step};
+use crate::local_tools::{installed_version, tools_bin, tools_root};
+use crate::util::{self, root, run_step};
 use crate::{demos, link_check, summary};
 
 /// mdbook-katex 0.10.0 is built (with `--locked`) against mdbook 0.5.3: mdbook warns on every
@@ -23,18 +24,6 @@ pub struct BookArgs {
     /// Serve the book at http://localhost:3000 and open it, rebuilding on every change.
     #[arg(long)]
     pub serve: bool,
-}
-
-/// Where `cargo xtask book` installs the pinned mdbook tools: `.tools/` (git-ignored), or
-/// `$COURSE_TOOLS_DIR` (CI keeps them there between runs of fresh clones).
-pub fn tools_root() -> PathBuf {
-    std::env::var_os("COURSE_TOOLS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join(".tools"))
-}
-
-pub fn tools_bin() -> PathBuf {
-    tools_root().join("bin")
 }
 
 /// `PATH` with the local tools folder first, so the pinned mdbook and mdbook-katex win.
@@ -107,14 +96,6 @@ fn check_summary() -> anyhow::Result<()> {
         bail!("the table of contents:\n  {}", problems.join("\n  "));
     }
     Ok(())
-}
-
-/// The installed version of a tool in the local tools folder, if any.
-pub fn installed_version(tool: &str) -> Option<String> {
-    let out = output(Command::new(tools_bin().join(tool)).arg("--version"))?;
-    out.split_whitespace()
-        .last()
-        .map(|v| v.trim_start_matches('v').to_owned())
 }
 
 pub fn ensure_tools() -> anyhow::Result<()> {

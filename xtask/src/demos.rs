@@ -11,7 +11,7 @@ use std::process::Command;
 
 use anyhow::{Context, bail};
 
-use crate::book::{installed_version, tools_bin, tools_root};
+use crate::local_tools::{installed_version, tools_bin, tools_root};
 use crate::requirements;
 use crate::util::{self, cargo, root, run_step};
 

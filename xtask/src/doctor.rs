@@ -6,10 +6,10 @@ use std::process::Command;
 
 use anyhow::bail;
 
-use crate::book;
 use crate::install::{self, Rights};
 use crate::requirements::{self, Probe, assess};
 use crate::util::{self, output};
+use crate::{book, local_tools};
 
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
@@ -45,12 +45,12 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<()> {
         );
     }
     for (tool, version) in [book::MDBOOK, book::MDBOOK_KATEX] {
-        match book::installed_version(tool) {
+        match local_tools::installed_version(tool) {
             Some(found) if found == version => println!("ok      book tool {tool} {version}"),
             _ => println!(
                 "note    book tool {tool} {version}: the first `cargo xtask book` (or `test`) \
                  builds it into {} (minutes)",
-                book::tools_bin().display()
+                local_tools::tools_bin().display()
             ),
         }
     }

@@ -11,6 +11,7 @@ pub mod browser_test;
 pub mod demos;
 pub mod doctor;
 pub mod figures;
+pub mod local_tools;
 pub mod test;
 pub mod workspace;
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::text;
-use xtask::book::tools_bin;
+use xtask::local_tools::tools_bin;
 use xtask::util::{self, root};
 
 fn scratch(name: &str) -> PathBuf {
