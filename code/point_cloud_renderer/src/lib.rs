@@ -9,12 +9,14 @@
 //! - [`camera`]: a pinhole camera, projected the same way on both sides;
 //! - [`cloud`]: the points and their colours, in scene order or along a Morton curve;
 //! - [`renderer`]: the GPU renderer and its variants;
-//! - [`reference`](mod@reference): the CPU renderer.
+//! - [`reference`](mod@reference): the CPU renderer;
+//! - [`viewer`]: a live view in module 2's egui + winit + wgpu template.
 
 pub mod camera;
 pub mod cloud;
 pub mod reference;
 pub mod renderer;
+pub mod viewer;
 
 pub use camera::Camera;
 pub use cloud::PointCloud;

@@ -273,6 +273,12 @@ impl Renderer {
         })
     }
 
+    /// The last frame's colours only (RGBA8, red in the low byte): half the bytes of
+    /// [`Renderer::read_frame`], for a display.
+    pub fn read_rgba(&self, ctx: &GpuContext) -> Result<Vec<u32>, RenderError> {
+        Ok(ctx.download(&self.rgba)?)
+    }
+
     /// The projected points of the last two-pass frame ([`Variant::Naive`] or
     /// [`Variant::EarlyReject`]; the fused kernel keeps them in registers).
     pub fn read_projected(&self, ctx: &GpuContext) -> Result<Vec<ScreenPoint>, RenderError> {
