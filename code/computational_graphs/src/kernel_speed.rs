@@ -10,6 +10,14 @@ use gpu_context::{GpuContext, TimingSource};
 use crate::Error;
 use crate::gpu_program::GpuProgram;
 
+/// Arguments a kernel-timing program does not take; the message repeats its usage line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unexpected arguments {args:?}\n{usage}")]
+pub struct UsageError {
+    pub args: Vec<String>,
+    pub usage: String,
+}
+
 /// How many untimed and timed runs per kernel and size: `--quick` (the only flag) asks for fewer.
 #[derive(Clone, Copy, Debug)]
 pub struct Runs {
@@ -20,7 +28,7 @@ pub struct Runs {
 impl Runs {
     /// Reads the program's arguments: none, or `--quick`; anything else is refused with `usage`.
     /// Returns whether `--quick` was given, and the runs that go with it.
-    pub fn from_args(usage: &str) -> Result<(bool, Runs), String> {
+    pub fn from_args(usage: &str) -> Result<(bool, Runs), UsageError> {
         let args: Vec<String> = std::env::args().skip(1).collect();
         match args.as_slice() {
             [] => Ok((
@@ -37,7 +45,10 @@ impl Runs {
                     timed: 5,
                 },
             )),
-            _ => Err(format!("unexpected arguments {args:?}\n{usage}")),
+            _ => Err(UsageError {
+                args,
+                usage: usage.to_owned(),
+            }),
         }
     }
 
