@@ -28,13 +28,14 @@ pub fn load<'py>(py: Python<'py>, source: &CStr, name: &CStr) -> PyResult<Bound<
     PyModule::from_code(py, source, c"<bindings embedded>", name)
 }
 
-/// The interpreter's version and where its standard library lives, for the figure's notes.
+/// The interpreter's implementation and version, for the figure's notes. Not its install path:
+/// that names a folder of the measuring machine, which tells a reader nothing.
 pub fn python_version(py: Python<'_>) -> PyResult<String> {
     let sys = py.import("sys")?;
     let version: String = sys.getattr("version")?.extract()?;
-    let prefix: String = sys.getattr("base_prefix")?.extract()?;
-    Ok(format!(
-        "Python {} (prefix {prefix})",
-        version.replace('\n', " ")
-    ))
+    let implementation: String = py
+        .import("platform")?
+        .call_method0("python_implementation")?
+        .extract()?;
+    Ok(format!("{implementation} {}", version.replace('\n', " ")))
 }

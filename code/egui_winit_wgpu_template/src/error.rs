@@ -101,6 +101,15 @@ pub enum XvfbError {
     Spawn(#[source] std::io::Error),
     #[error("Xvfb started but did not report a display number (it wrote {line:?})")]
     NoDisplay { line: String },
+    #[error("the program under Xvfb could not be started or waited for")]
+    Program(#[source] std::io::Error),
+    #[error(
+        "the program under Xvfb did not exit within {limit:?} and was killed; it printed:\n{stdout}"
+    )]
+    TimedOut {
+        limit: std::time::Duration,
+        stdout: String,
+    },
 }
 
 /// A run of the template: opening the windows, drawing, and writing what was asked for.

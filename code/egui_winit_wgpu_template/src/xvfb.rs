@@ -1,8 +1,9 @@
 //! A private X server (Xvfb) for tests and figure runs on machines without a screen (CI).
 //! Debian package: `xvfb`.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::error::XvfbError;
 
@@ -60,6 +61,55 @@ impl Xvfb {
         if std::fs::create_dir_all(&runtime).is_ok() {
             set_private(&runtime);
             cmd.env("XDG_RUNTIME_DIR", &runtime);
+        }
+    }
+}
+
+/// How a program run on the private display ended, and what it printed on standard output.
+#[derive(Debug)]
+pub struct Finished {
+    pub status: ExitStatus,
+    pub stdout: String,
+}
+
+impl Xvfb {
+    /// Runs `cmd` on this display with its standard output captured, and kills it if it has not
+    /// exited within `limit`: a test of a windowed program must end even when the program hangs.
+    /// The output is read on its own thread, so a chatty program cannot fill the pipe and stall.
+    pub fn run_with_limit(
+        &self,
+        cmd: &mut Command,
+        limit: Duration,
+    ) -> Result<Finished, XvfbError> {
+        self.configure(cmd);
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(XvfbError::Program)?;
+        let mut pipe = child.stdout.take();
+        let reader = std::thread::spawn(move || {
+            let mut out = String::new();
+            if let Some(pipe) = pipe.as_mut() {
+                let _ = pipe.read_to_string(&mut out);
+            }
+            out
+        });
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().map_err(XvfbError::Program)? {
+                break Some(status);
+            }
+            if started.elapsed() > limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let stdout = reader.join().unwrap_or_default();
+        match status {
+            Some(status) => Ok(Finished { status, stdout }),
+            None => Err(XvfbError::TimedOut { limit, stdout }),
         }
     }
 }

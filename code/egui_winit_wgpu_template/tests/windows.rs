@@ -244,3 +244,33 @@ fn a_measurement_run_writes_its_csv_files_and_sidecar() {
     assert!(Path::new(&dir.path().join("template_fps.csv")).is_file());
     assert!(read("template_measurements.md").contains("| render window FPS (160×120) |"));
 }
+
+#[test]
+fn a_program_that_hangs_under_xvfb_is_killed_at_the_limit() {
+    let xvfb = Xvfb::start().unwrap();
+    let started = Instant::now();
+    let mut cmd = Command::new("sleep");
+    cmd.arg("30");
+    let err = xvfb
+        .run_with_limit(&mut cmd, Duration::from_millis(300))
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            egui_winit_wgpu_template::error::XvfbError::TimedOut { .. }
+        ),
+        "{err}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn a_program_that_prints_more_than_a_pipe_holds_under_xvfb_is_not_stalled() {
+    let xvfb = Xvfb::start().unwrap();
+    // A pipe holds 64 KiB on Linux; a child that writes more than that blocks until it is read.
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", "head -c 1000000 /dev/zero | tr '\\0' x"]);
+    let run = xvfb.run_with_limit(&mut cmd, LIMIT).unwrap();
+    assert!(run.status.success());
+    assert_eq!(run.stdout.len(), 1_000_000);
+}

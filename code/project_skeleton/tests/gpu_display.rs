@@ -4,7 +4,7 @@
 #![cfg(target_os = "linux")]
 
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use egui_winit_wgpu_template::capture::Image;
 use egui_winit_wgpu_template::xvfb::Xvfb;
@@ -32,22 +32,11 @@ fn gpu_headless_run_shows_the_pipeline_and_shuts_it_down_with_no_frame_lost() {
     let mut cmd = Command::new(BIN);
     cmd.args(["--frames", "40", "--screenshot"])
         .arg(&shot)
-        .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
-    xvfb.configure(&mut cmd);
-    let mut child = cmd.spawn().expect("the skeleton binary starts");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > LIMIT {
-            let _ = child.kill();
-            panic!("the program did not exit within {LIMIT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let out = std::io::read_to_string(child.stdout.take().unwrap()).unwrap();
+    let run = xvfb
+        .run_with_limit(&mut cmd, LIMIT)
+        .expect("the skeleton binary runs and exits");
+    let (status, out) = (run.status, run.stdout);
     assert!(status.success(), "exit {status:?}; output:\n{out}");
 
     let line = out

@@ -1,6 +1,6 @@
 use bench_harness::{BarChart, Csv, figures_dir};
 use gpu_context::{GpuContext, GpuScopes};
-use profiling_lab::inference::{PackedModel, stage_totals};
+use profiling_lab::inference::{PackedModel, WeightFormat, stage_totals};
 
 use super::{
     Args, BATCHES, FORMATS, Requests, Server, Sizes, figure_name, model, sidecar, warm_up,
@@ -9,37 +9,65 @@ use super::{
 /// Profiled requests per server, format and batch size; each stage's median is reported.
 const PROFILED: usize = 9;
 
-// ANCHOR: stage_medians
-/// Each stage's GPU time (all layers added up), the median over `PROFILED` requests.
-fn stage_medians(
+/// One configuration under measurement and the stage times of its profiled requests.
+struct Profiled {
+    format: WeightFormat,
+    batch: usize,
+    server: Server,
+    /// One entry per profiled request: each stage's GPU time in seconds, all layers added up.
+    runs: Vec<Vec<(String, f64)>>,
+}
+
+/// Every configuration's profiled requests, taken in turns: round `r` profiles one request of
+/// each server before round `r + 1` begins. The GPU's clock is not held fixed, so whatever it
+/// does over the run reaches every configuration alike, instead of favouring whichever one
+/// happened to be measured last.
+fn profile_in_turns(
     ctx: &GpuContext,
     scopes: &mut GpuScopes,
-    server: &mut Server,
+    all: &mut [Profiled],
     requests: &Requests,
-    batch: usize,
-) -> anyhow::Result<Vec<(String, f64)>> {
-    warm_up(ctx, server, requests, batch)?;
-    server.infer_profiled(ctx, scopes, &requests.get(0, batch))?; // the profiler's queries
-    let mut runs: Vec<Vec<(String, f64)>> = Vec::new();
-    for i in 0..PROFILED {
-        let timings = server.infer_profiled(ctx, scopes, &requests.get(i, batch))?;
-        runs.push(stage_totals(&timings));
+) -> anyhow::Result<()> {
+    for p in all.iter_mut() {
+        warm_up(ctx, &mut p.server, requests, p.batch)?;
+        // The first profiled request sets up the profiler's queries; it is not kept.
+        p.server
+            .infer_profiled(ctx, scopes, &requests.get(0, p.batch))?;
     }
+    for round in 0..PROFILED {
+        for p in all.iter_mut() {
+            let x = requests.get(round, p.batch);
+            let timings = p.server.infer_profiled(ctx, scopes, &x)?;
+            p.runs.push(stage_totals(&timings));
+        }
+    }
+    Ok(())
+}
+
+/// Each stage's median, fastest and slowest time over the profiled requests, with the total.
+fn stage_summary(runs: &[Vec<(String, f64)>]) -> Vec<(String, [f64; 3])> {
+    let summary = |mut t: Vec<f64>| {
+        t.sort_by(f64::total_cmp);
+        [t[t.len() / 2], t[0], t[t.len() - 1]]
+    };
     let labels: Vec<String> = runs[0].iter().map(|(l, _)| l.clone()).collect();
-    Ok(labels
+    let mut out: Vec<(String, [f64; 3])> = labels
         .into_iter()
         .map(|label| {
-            let mut t: Vec<f64> = runs
+            let t = runs
                 .iter()
                 .filter_map(|r| r.iter().find(|(l, _)| *l == label).map(|(_, s)| *s))
                 .collect();
-            t.sort_by(f64::total_cmp);
-            let median = t[t.len() / 2];
-            (label, median)
+            (label, summary(t))
         })
-        .collect())
+        .collect();
+    let totals = runs
+        .iter()
+        .map(|r| r.iter().map(|(_, s)| s).sum())
+        .collect();
+    out.push(("GPU total".to_string(), summary(totals)));
+    out
 }
-// ANCHOR_END: stage_medians
 
 pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
     let hidden = sizes.hidden;
@@ -47,32 +75,51 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
     let requests = Requests::default();
     let mut scopes = GpuScopes::new(ctx)?;
     let name = figure_name(&args.figures, "stages");
-    let mut csv = Csv::new(&["server", "format", "batch", "hidden", "stage", "gpu_us"]);
-    let mut charts = vec![BarChart::default(); BATCHES.len()];
+    let mut all = Vec::new();
     for format in FORMATS {
         let packed = PackedModel::quantize(&mlp, format)?;
-        for (b, &batch) in BATCHES.iter().enumerate() {
+        for &batch in &BATCHES {
             for fused in [false, true] {
-                let mut server = Server::start(ctx, fused, packed.clone(), batch)?;
-                let stages = stage_medians(ctx, &mut scopes, &mut server, &requests, batch)?;
-                let total: f64 = stages.iter().map(|(_, s)| s).sum();
-                for (stage, s) in stages.iter().chain([&("GPU total".to_string(), total)]) {
-                    csv.row(&[
-                        server.label().into(),
-                        format.label(),
-                        batch.to_string(),
-                        hidden.to_string(),
-                        stage.clone(),
-                        format!("{:.2}", s * 1e6),
-                    ]);
-                    let bar = format!("{} {}: {stage}", server.label(), format.label());
-                    charts[b].bars.push((bar, s * 1e6, None));
-                }
+                let server = Server::start(ctx, fused, packed.clone(), batch)?;
+                all.push(Profiled {
+                    format,
+                    batch,
+                    server,
+                    runs: Vec::with_capacity(PROFILED),
+                });
+            }
+        }
+    }
+    profile_in_turns(ctx, &mut scopes, &mut all, &requests)?;
+
+    let mut csv = Csv::new(&[
+        "server", "format", "batch", "hidden", "stage", "gpu_us", "min_us", "max_us",
+    ]);
+    let mut charts = vec![BarChart::default(); BATCHES.len()];
+    for p in &all {
+        let b = BATCHES.iter().position(|&b| b == p.batch).unwrap_or(0);
+        let (server, format) = (p.server.label(), p.format.label());
+        for (stage, [median, min, max]) in stage_summary(&p.runs) {
+            let us = |s: f64| format!("{:.2}", s * 1e6);
+            csv.row(&[
+                server.into(),
+                format.clone(),
+                p.batch.to_string(),
+                hidden.to_string(),
+                stage.clone(),
+                us(median),
+                us(min),
+                us(max),
+            ]);
+            let bar = format!("{server} {format}: {stage}");
+            charts[b]
+                .bars
+                .push((bar, median * 1e6, Some((min * 1e6, max * 1e6))));
+            if stage == "GPU total" {
                 eprintln!(
-                    "stages {} {} batch {batch}: {:.1} µs on the GPU",
-                    server.label(),
-                    format.label(),
-                    total * 1e6
+                    "stages {server} {format} batch {}: {:.1} µs on the GPU",
+                    p.batch,
+                    median * 1e6
                 );
             }
         }
@@ -83,7 +130,8 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
     for (mut chart, batch) in charts.into_iter().zip(BATCHES) {
         chart.title = format!("Where a request's GPU time goes, batch {batch}");
         chart.subtitle = format!(
-            "{adapter}, wgpu 30, timestamp scopes; MLP 2→{hidden}→{hidden}→{hidden}→3; median of {PROFILED} requests"
+            "{adapter}, wgpu 30, timestamp scopes; MLP 2→{hidden}→{hidden}→{hidden}→3; \
+             median of {PROFILED} requests taken in turns, whiskers fastest to slowest"
         );
         chart.y_label = "GPU time (µs)".into();
         chart.log_y = true;
@@ -94,7 +142,9 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
         "GPU time per stage of one request, unfused and fused inference servers",
         ctx,
         vec![format!(
-            "hidden width {hidden}; each stage summed over the layers, median of {PROFILED} profiled requests"
+            "hidden width {hidden}; each stage summed over the layers; {PROFILED} profiled \
+             requests per configuration, taken in turns (one of each configuration per round); \
+             gpu_us is the median, min_us and max_us the fastest and slowest"
         )],
     );
     sidecar.files = std::iter::once(format!("{name}.csv"))
