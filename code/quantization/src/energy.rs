@@ -64,6 +64,24 @@ impl EnergyMeter {
         Err(EnergyError::NotBuilt)
     }
 
+    /// The streaming multiprocessors' clock now, in MHz. A GPU time means little without it: the
+    /// clock is not held fixed, and an idle GPU lowers it.
+    #[cfg(feature = "nvml")]
+    pub fn sm_clock_mhz(&self) -> Result<u32, EnergyError> {
+        let fail = |e: nvml_wrapper::error::NvmlError| EnergyError::NoCounter {
+            detail: e.to_string(),
+        };
+        self.nvml
+            .device_by_index(0)
+            .and_then(|d| d.clock_info(nvml_wrapper::enum_wrappers::device::Clock::SM))
+            .map_err(fail)
+    }
+
+    #[cfg(not(feature = "nvml"))]
+    pub fn sm_clock_mhz(&self) -> Result<u32, EnergyError> {
+        Err(EnergyError::NotBuilt)
+    }
+
     // ANCHOR: measure
     /// Joules and seconds used while `work` runs (it should take a few hundred milliseconds:
     /// the counter advances in steps of tens of milliseconds).

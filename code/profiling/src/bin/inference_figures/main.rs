@@ -38,6 +38,17 @@ pub struct Args {
     /// on a GPU, 200 on a software adapter; `--quick`: 20].
     #[arg(long)]
     pub requests: Option<usize>,
+    /// How the stages part takes its profiled requests: one of each configuration per round
+    /// (`turns`), or all of one configuration before the next (`sequential`, written with a
+    /// `_sequential` suffix, to show what the order does to GPU times).
+    #[arg(long, value_enum, default_value_t = Order::Turns)]
+    pub order: Order,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Order {
+    Turns,
+    Sequential,
 }
 
 /// The sizes of one run: what the flags ask for, or what suits the adapter.

@@ -1,9 +1,10 @@
 use bench_harness::{BarChart, Csv, figures_dir};
 use gpu_context::{GpuContext, GpuScopes};
 use profiling_lab::inference::{PackedModel, WeightFormat, stage_totals};
+use quantization::energy::EnergyMeter;
 
 use super::{
-    Args, BATCHES, FORMATS, Requests, Server, Sizes, figure_name, model, sidecar, warm_up,
+    Args, BATCHES, FORMATS, Order, Requests, Server, Sizes, figure_name, model, sidecar, warm_up,
 };
 
 /// Profiled requests per server, format and batch size; each stage's median is reported.
@@ -16,6 +17,28 @@ struct Profiled {
     server: Server,
     /// One entry per profiled request: each stage's GPU time in seconds, all layers added up.
     runs: Vec<Vec<(String, f64)>>,
+    /// The SM clock (MHz) read after each profiled request, where the GPU reports it.
+    clocks: Vec<u32>,
+}
+
+impl Profiled {
+    fn profile_one(
+        &mut self,
+        ctx: &GpuContext,
+        scopes: &mut GpuScopes,
+        requests: &Requests,
+        i: usize,
+        meter: Option<&EnergyMeter>,
+    ) -> anyhow::Result<()> {
+        let timings = self
+            .server
+            .infer_profiled(ctx, scopes, &requests.get(i, self.batch))?;
+        self.runs.push(stage_totals(&timings));
+        if let Some(mhz) = meter.and_then(|m| m.sm_clock_mhz().ok()) {
+            self.clocks.push(mhz);
+        }
+        Ok(())
+    }
 }
 
 /// Every configuration's profiled requests, taken in turns: round `r` profiles one request of
@@ -27,6 +50,7 @@ fn profile_in_turns(
     scopes: &mut GpuScopes,
     all: &mut [Profiled],
     requests: &Requests,
+    meter: Option<&EnergyMeter>,
 ) -> anyhow::Result<()> {
     for p in all.iter_mut() {
         warm_up(ctx, &mut p.server, requests, p.batch)?;
@@ -36,9 +60,27 @@ fn profile_in_turns(
     }
     for round in 0..PROFILED {
         for p in all.iter_mut() {
-            let x = requests.get(round, p.batch);
-            let timings = p.server.infer_profiled(ctx, scopes, &x)?;
-            p.runs.push(stage_totals(&timings));
+            p.profile_one(ctx, scopes, requests, round, meter)?;
+        }
+    }
+    Ok(())
+}
+
+/// The order that looks natural and is not fair: each configuration's warm-up and all its
+/// profiled requests, then the next configuration's.
+fn profile_one_after_another(
+    ctx: &GpuContext,
+    scopes: &mut GpuScopes,
+    all: &mut [Profiled],
+    requests: &Requests,
+    meter: Option<&EnergyMeter>,
+) -> anyhow::Result<()> {
+    for p in all.iter_mut() {
+        warm_up(ctx, &mut p.server, requests, p.batch)?;
+        p.server
+            .infer_profiled(ctx, scopes, &requests.get(0, p.batch))?;
+        for i in 0..PROFILED {
+            p.profile_one(ctx, scopes, requests, i, meter)?;
         }
     }
     Ok(())
@@ -74,7 +116,19 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
     let mlp = model(hidden);
     let requests = Requests::default();
     let mut scopes = GpuScopes::new(ctx)?;
-    let name = figure_name(&args.figures, "stages");
+    let name = match args.order {
+        Order::Turns => figure_name(&args.figures, "stages"),
+        Order::Sequential => figure_name(&args.figures, "stages_sequential"),
+    };
+    let meter = EnergyMeter::open();
+    let clock_note = match &meter {
+        Ok(_) => "sm_clock_*_mhz: the SM clock (NVML) read after each profiled request, lowest \
+                  and highest"
+            .to_string(),
+        Err(e) => format!("no SM clock: {e}"),
+    };
+    eprintln!("{clock_note}");
+    let meter = meter.ok();
     let mut all = Vec::new();
     for format in FORMATS {
         let packed = PackedModel::quantize(&mlp, format)?;
@@ -86,19 +140,37 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
                     batch,
                     server,
                     runs: Vec::with_capacity(PROFILED),
+                    clocks: Vec::with_capacity(PROFILED),
                 });
             }
         }
     }
-    profile_in_turns(ctx, &mut scopes, &mut all, &requests)?;
+    match args.order {
+        Order::Turns => profile_in_turns(ctx, &mut scopes, &mut all, &requests, meter.as_ref())?,
+        Order::Sequential => {
+            profile_one_after_another(ctx, &mut scopes, &mut all, &requests, meter.as_ref())?
+        }
+    }
 
     let mut csv = Csv::new(&[
-        "server", "format", "batch", "hidden", "stage", "gpu_us", "min_us", "max_us",
+        "server",
+        "format",
+        "batch",
+        "hidden",
+        "stage",
+        "gpu_us",
+        "min_us",
+        "max_us",
+        "sm_clock_min_mhz",
+        "sm_clock_max_mhz",
     ]);
     let mut charts = vec![BarChart::default(); BATCHES.len()];
     for p in &all {
         let b = BATCHES.iter().position(|&b| b == p.batch).unwrap_or(0);
         let (server, format) = (p.server.label(), p.format.label());
+        // Empty where the GPU's clock cannot be read (no NVIDIA driver, or built without `nvml`).
+        let text = |mhz: Option<&u32>| mhz.map_or_else(String::new, u32::to_string);
+        let (clock_min, clock_max) = (text(p.clocks.iter().min()), text(p.clocks.iter().max()));
         for (stage, [median, min, max]) in stage_summary(&p.runs) {
             let us = |s: f64| format!("{:.2}", s * 1e6);
             csv.row(&[
@@ -110,6 +182,8 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
                 us(median),
                 us(min),
                 us(max),
+                clock_min.clone(),
+                clock_max.clone(),
             ]);
             let bar = format!("{server} {format}: {stage}");
             charts[b]
@@ -127,11 +201,15 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
     let dir = figures_dir();
     csv.write(&dir.join(format!("{name}.csv")))?;
     let adapter = ctx.adapter.get_info().name;
+    let order = match args.order {
+        Order::Turns => "taken in turns",
+        Order::Sequential => "one configuration after another",
+    };
     for (mut chart, batch) in charts.into_iter().zip(BATCHES) {
         chart.title = format!("Where a request's GPU time goes, batch {batch}");
         chart.subtitle = format!(
             "{adapter}, wgpu 30, timestamp scopes; MLP 2→{hidden}→{hidden}→{hidden}→3; \
-             median of {PROFILED} requests taken in turns, whiskers fastest to slowest"
+             median of {PROFILED} requests {order}, whiskers fastest to slowest"
         );
         chart.y_label = "GPU time (µs)".into();
         chart.log_y = true;
@@ -141,11 +219,14 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
         &name,
         "GPU time per stage of one request, unfused and fused inference servers",
         ctx,
-        vec![format!(
-            "hidden width {hidden}; each stage summed over the layers; {PROFILED} profiled \
-             requests per configuration, taken in turns (one of each configuration per round); \
-             gpu_us is the median, min_us and max_us the fastest and slowest"
-        )],
+        vec![
+            format!(
+                "hidden width {hidden}; each stage summed over the layers; {PROFILED} profiled \
+                 requests per configuration, {order}; gpu_us is the median, min_us and max_us \
+                 the fastest and slowest"
+            ),
+            clock_note,
+        ],
     );
     sidecar.files = std::iter::once(format!("{name}.csv"))
         .chain(BATCHES.iter().map(|b| format!("{name}_b{b}.svg")))
