@@ -173,17 +173,60 @@ fn escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-fn header(svg: &mut String, title: &str, subtitle: &str) {
+/// Characters of the 10–11 px subtitle per line in a picture `width` wide, kept clear of the
+/// y-axis labels on both sides.
+fn subtitle_chars(width: f64) -> usize {
+    ((width - 2.0 * LEFT) / 5.6) as usize
+}
+
+fn header(svg: &mut String, width: f64, title: &str, subtitle: &str) {
     let _ = write!(
         svg,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" \
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width} {H}\" width=\"{width}\" height=\"{H}\" \
          font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{}\" y=\"20\" font-size=\"15\" text-anchor=\"middle\">{}</text>\n\
-         <text x=\"{}\" y=\"37\" font-size=\"11\" fill=\"#555\" text-anchor=\"middle\">{}</text>\n",
-        W / 2.0,
+         <text x=\"{}\" y=\"20\" font-size=\"15\" text-anchor=\"middle\">{}</text>\n",
+        width / 2.0,
         escape(title),
-        W / 2.0,
-        escape(subtitle)
+    );
+    // A long subtitle (machine, device, sizes) wraps onto a second, smaller line instead of
+    // running past both edges of the picture.
+    let lines = wrap(subtitle, subtitle_chars(width));
+    let (size, step) = if lines.len() > 1 {
+        (10, 11.0)
+    } else {
+        (11, 0.0)
+    };
+    for (k, line) in lines.iter().take(2).enumerate() {
+        let _ = writeln!(
+            svg,
+            "<text x=\"{}\" y=\"{:.1}\" font-size=\"{size}\" fill=\"#555\" text-anchor=\"middle\">{}</text>",
+            width / 2.0,
+            if step > 0.0 {
+                32.0 + step * k as f64
+            } else {
+                37.0
+            },
+            escape(line)
+        );
+    }
+}
+
+/// An axis title along the left edge, in two lines when it is longer than the axis.
+fn y_title(svg: &mut String, middle: f64, length: f64, text: &str) {
+    let lines = wrap(text, (length / 6.5) as usize);
+    let x = if lines.len() > 1 { 12.0 } else { 18.0 };
+    let spans: String = lines
+        .iter()
+        .take(2)
+        .enumerate()
+        .map(|(k, line)| {
+            let dy = if k == 0 { 0 } else { 13 };
+            format!("<tspan x=\"0\" dy=\"{dy}\">{}</tspan>", escape(line))
+        })
+        .collect();
+    let _ = writeln!(
+        svg,
+        "<text transform=\"translate({x},{middle:.1}) rotate(-90)\" text-anchor=\"middle\">{spans}</text>"
     );
 }
 
@@ -203,7 +246,7 @@ impl LineChart {
             TOP,
         );
         let mut svg = String::new();
-        header(&mut svg, &self.title, &self.subtitle);
+        header(&mut svg, W, &self.title, &self.subtitle);
         axes(&mut svg, &xs, &ys, &self.x_label, &self.y_label);
         for (x, text) in &self.markers {
             let px = xs.px(*x);
@@ -296,13 +339,12 @@ fn axes(svg: &mut String, xs: &Axis, ys: &Axis, x_label: &str, y_label: &str) {
     let _ = writeln!(
         svg,
         "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>\
-         <text transform=\"translate(18,{:.1}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
+",
         (x0 + x1) / 2.0,
         H - 18.0,
         escape(x_label),
-        (y0 + y1) / 2.0,
-        escape(y_label)
     );
+    y_title(svg, (y0 + y1) / 2.0, y0 - y1, y_label);
 }
 
 /// The legend column is `RIGHT` minus the swatch, about 25 characters of 12 px sans-serif: longer
@@ -330,9 +372,28 @@ fn legend(svg: &mut String, y: f64, colour: &str, name: &str) -> f64 {
     y + 18.0 + 14.0 * (lines.len() - 1) as f64
 }
 
-/// A bar's name as slanted lines of at most `BAR_CHARS` characters, so that the last bar's name
-/// stays inside the picture.
-const BAR_CHARS: usize = 16;
+/// A bar's name as slanted lines of at most `BAR_CHARS` characters.
+const BAR_CHARS: usize = 20;
+/// The narrowest slot per bar: at a 30° slant, two 11 px lines of neighbouring names stay apart.
+const MIN_SLOT: f64 = 62.0;
+/// Room right of the last bar for its slanted name.
+const BAR_RIGHT: f64 = 130.0;
+
+/// A bar's value to three significant figures (a figure's numbers are not more precise).
+fn bar_value(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return label(v);
+    }
+    let digits = 2 - v.abs().log10().floor() as i32;
+    if digits <= 0 {
+        let unit = 10f64.powi(-digits);
+        format!("{}", (v / unit).round() * unit)
+    } else if v.abs() >= 1e-3 {
+        format!("{v:.*}", digits as usize)
+    } else {
+        label(v)
+    }
+}
 
 fn bar_label(name: &str) -> String {
     wrap(name, BAR_CHARS)
@@ -388,16 +449,19 @@ impl BarChart {
             H - BOTTOM - 40.0,
             TOP,
         );
+        // Each bar gets at least `MIN_SLOT` pixels, so that slanted names of two lines stay apart;
+        // many bars make a wider picture. The last name slants past its slot: room on the right.
+        let n = self.bars.len().max(1) as f64;
+        let width = W.max(LEFT + n * MIN_SLOT + BAR_RIGHT);
+        let (x0, x1) = (LEFT, width - BAR_RIGHT);
         let mut svg = String::new();
-        header(&mut svg, &self.title, &self.subtitle);
-        let (x0, x1) = (LEFT, W - 30.0);
+        header(&mut svg, width, &self.title, &self.subtitle);
         let base = H - BOTTOM - 40.0;
         let _ = writeln!(
             svg,
             "<line x1=\"{x0}\" y1=\"{base}\" x2=\"{x1}\" y2=\"{base}\" stroke=\"#333\"/>"
         );
         y_grid(&mut svg, &ys, x0, x1);
-        let n = self.bars.len().max(1) as f64;
         let slot = (x1 - x0) / n;
         for (i, (name, value, spread)) in self.bars.iter().enumerate() {
             let colour = COLOURS[i % COLOURS.len()];
@@ -411,8 +475,8 @@ impl BarChart {
                 slot * 0.7,
                 (base - top).max(0.0),
                 x + slot * 0.35,
-                top - 4.0,
-                label(*value),
+                spread.map_or(top, |(_, hi)| ys.px(hi).min(top)) - 4.0,
+                bar_value(*value),
                 x + 4.0,
                 base + 14.0,
                 bar_label(name)
@@ -427,12 +491,7 @@ impl BarChart {
                 );
             }
         }
-        let _ = writeln!(
-            svg,
-            "<text transform=\"translate(18,{:.1}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
-            (base + TOP) / 2.0,
-            escape(&self.y_label)
-        );
+        y_title(&mut svg, (base + TOP) / 2.0, base - TOP, &self.y_label);
         svg.push_str("</svg>\n");
         svg
     }
@@ -504,7 +563,7 @@ mod tests {
             ..Default::default()
         }
         .to_svg();
-        assert!(long.contains(">compiled loop,<") && long.contains(">per shape<"));
+        assert!(long.contains(">compiled loop,<") && long.contains(">kernels chosen per<"));
         assert!(!svg.contains("NaN"));
     }
 
@@ -524,6 +583,49 @@ mod tests {
             wrap("upload: mapped staging + copy and more words", LEGEND_CHARS)
                 .iter()
                 .all(|l| l.chars().count() <= LEGEND_CHARS)
+        );
+    }
+
+    #[test]
+    fn bar_values_have_three_significant_figures() {
+        assert_eq!(bar_value(335.455), "335");
+        assert_eq!(bar_value(14312.4), "14300");
+        assert_eq!(bar_value(39.339), "39.3");
+        assert_eq!(bar_value(6.914), "6.91");
+        assert_eq!(bar_value(0.102), "0.102");
+        assert_eq!(bar_value(0.0), "0");
+    }
+
+    #[test]
+    fn many_bars_widen_the_picture_and_long_titles_wrap() {
+        let bars = (0..16)
+            .map(|i| {
+                (
+                    format!("unfused int4 g32: stage {i}"),
+                    10.0 + i as f64,
+                    None,
+                )
+            })
+            .collect();
+        let chart = BarChart {
+            title: "t".into(),
+            subtitle: "x ".repeat(150),
+            y_label: "set-up (ms): validate, fuse, compile pipelines, allocate, upload weights"
+                .into(),
+            bars,
+            ..Default::default()
+        };
+        let svg = chart.to_svg();
+        let width = LEFT + 16.0 * MIN_SLOT + BAR_RIGHT;
+        assert!(
+            svg.contains(&format!("viewBox=\"0 0 {width} {H}\"")),
+            "{svg}"
+        );
+        // The subtitle is two lines, the y title two tspans.
+        assert_eq!(svg.matches("fill=\"#555\"").count(), 2);
+        assert!(
+            svg.contains(">set-up (ms): validate, fuse, compile<"),
+            "{svg}"
         );
     }
 

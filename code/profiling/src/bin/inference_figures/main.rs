@@ -43,6 +43,10 @@ pub struct Args {
     /// `_sequential` suffix, to show what the order does to GPU times).
     #[arg(long, value_enum, default_value_t = Order::Turns)]
     pub order: Order,
+    /// Measure nothing: draw the stages charts again from their CSV in the output folder (after
+    /// the chart code changed); the sidecar keeps the measuring commit and notes the drawing one.
+    #[arg(long)]
+    pub redraw: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -195,6 +199,9 @@ fn main() -> std::process::ExitCode {
 fn run() -> anyhow::Result<()> {
     let args = Args::parse();
     args.figures.start(&PARTS)?;
+    if args.redraw {
+        return stages::redraw(&args);
+    }
     // Scopes need the timestamp features; latency alone does not.
     let (ctx, timestamps) = match GpuScopes::open_context() {
         Ok(ctx) => (ctx, true),

@@ -1,4 +1,5 @@
-use bench_harness::{BarChart, Csv, figures_dir};
+use anyhow::{Context, bail};
+use bench_harness::{BarChart, Csv, SidecarRecord, figures_dir, git_commit};
 use gpu_context::{GpuContext, GpuScopes};
 use profiling_lab::inference::{PackedModel, WeightFormat, stage_totals};
 use quantization::energy::EnergyMeter;
@@ -111,15 +112,99 @@ fn stage_summary(runs: &[Vec<(String, f64)>]) -> Vec<(String, [f64; 3])> {
     out
 }
 
+fn file_name(args: &Args) -> String {
+    match args.order {
+        Order::Turns => figure_name(&args.figures, "stages"),
+        Order::Sequential => figure_name(&args.figures, "stages_sequential"),
+    }
+}
+
+fn order_text(order: Order) -> &'static str {
+    match order {
+        Order::Turns => "taken in turns",
+        Order::Sequential => "one configuration after another",
+    }
+}
+
+/// Writes one chart per batch size, `{name}_b{batch}.svg`, into the figures folder.
+fn draw(
+    charts: Vec<BarChart>,
+    adapter: &str,
+    hidden: usize,
+    order: &str,
+    name: &str,
+) -> anyhow::Result<()> {
+    let dir = figures_dir();
+    for (mut chart, batch) in charts.into_iter().zip(BATCHES) {
+        chart.title = format!("Where a request's GPU time goes, batch {batch}");
+        chart.subtitle = format!(
+            "{adapter}, wgpu 30, timestamp scopes; MLP 2→{hidden}→{hidden}→{hidden}→3; \
+             median of {PROFILED} requests {order}, whiskers fastest to slowest"
+        );
+        chart.y_label = "GPU time (µs)".into();
+        chart.log_y = true;
+        chart.write(&dir.join(format!("{name}_b{batch}.svg")))?;
+    }
+    Ok(())
+}
+
+/// `--redraw`: the charts drawn again from the measured `{name}.csv` in the figures folder, after
+/// the chart code changed. Nothing is measured; the sidecar gains a note naming the commit that
+/// drew them, and keeps the one that measured.
+pub fn redraw(args: &Args) -> anyhow::Result<()> {
+    let name = file_name(args);
+    let dir = figures_dir();
+    let csv_path = dir.join(format!("{name}.csv"));
+    let text = std::fs::read_to_string(&csv_path).with_context(|| {
+        format!(
+            "cannot read {}: --redraw needs the measured CSV",
+            csv_path.display()
+        )
+    })?;
+    let json_path = dir.join(format!("{name}.json"));
+    let mut record: SidecarRecord = std::fs::read_to_string(&json_path)
+        .map_err(anyhow::Error::from)
+        .and_then(|j| Ok(serde_json::from_str(&j)?))
+        .with_context(|| format!("cannot read the sidecar {}", json_path.display()))?;
+    let mut charts = vec![BarChart::default(); BATCHES.len()];
+    let mut hidden = 0;
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let at = || format!("{}:{}", csv_path.display(), i + 1);
+        let fields: Vec<&str> = line.split(',').collect();
+        let [server, format, batch, width, stage, median, min, max, ..] = fields[..] else {
+            bail!("{}: expected at least 8 columns, found {line:?}", at());
+        };
+        let number = |s: &str| s.parse::<f64>().with_context(|| format!("{}: {s:?}", at()));
+        let batch: usize = batch.parse().with_context(|| format!("{}: batch", at()))?;
+        hidden = width.parse().with_context(|| format!("{}: hidden", at()))?;
+        let Some(b) = BATCHES.iter().position(|&x| x == batch) else {
+            bail!("{}: batch {batch} is not one of {BATCHES:?}", at());
+        };
+        charts[b].bars.push((
+            format!("{server} {format}: {stage}"),
+            number(median)?,
+            Some((number(min)?, number(max)?)),
+        ));
+    }
+    let adapter = record.adapter["name"].as_str().unwrap_or("GPU").to_owned();
+    draw(charts, &adapter, hidden, order_text(args.order), &name)?;
+    record.notes.push(format!(
+        "SVGs redrawn from this CSV by inference_figures --redraw at commit {}",
+        git_commit()
+    ));
+    let mut json = serde_json::to_string_pretty(&record)?;
+    json.push('\n');
+    std::fs::write(&json_path, json)?;
+    eprintln!("redrew {name}_b*.svg from {}", csv_path.display());
+    Ok(())
+}
+
 pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
     let hidden = sizes.hidden;
     let mlp = model(hidden);
     let requests = Requests::default();
     let mut scopes = GpuScopes::new(ctx)?;
-    let name = match args.order {
-        Order::Turns => figure_name(&args.figures, "stages"),
-        Order::Sequential => figure_name(&args.figures, "stages_sequential"),
-    };
+    let name = file_name(args);
     let meter = EnergyMeter::open();
     let clock_note = match &meter {
         Ok(_) => "sm_clock_*_mhz: the SM clock (NVML) read after each profiled request, lowest \
@@ -200,21 +285,8 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
     }
     let dir = figures_dir();
     csv.write(&dir.join(format!("{name}.csv")))?;
-    let adapter = ctx.adapter.get_info().name;
-    let order = match args.order {
-        Order::Turns => "taken in turns",
-        Order::Sequential => "one configuration after another",
-    };
-    for (mut chart, batch) in charts.into_iter().zip(BATCHES) {
-        chart.title = format!("Where a request's GPU time goes, batch {batch}");
-        chart.subtitle = format!(
-            "{adapter}, wgpu 30, timestamp scopes; MLP 2→{hidden}→{hidden}→{hidden}→3; \
-             median of {PROFILED} requests {order}, whiskers fastest to slowest"
-        );
-        chart.y_label = "GPU time (µs)".into();
-        chart.log_y = true;
-        chart.write(&dir.join(format!("{name}_b{batch}.svg")))?;
-    }
+    let order = order_text(args.order);
+    draw(charts, &ctx.adapter.get_info().name, hidden, order, &name)?;
     let mut sidecar = sidecar(
         &name,
         "GPU time per stage of one request, unfused and fused inference servers",
