@@ -6,8 +6,8 @@
 //!
 //! Parts for `--only`: sizes, depths, ladder, floor, cpu, roofline, transfers (host↔device
 //! bandwidth against size), overlap (a chunked batch, serial against pipelined); add `loops` to
-//! time only the one-submission variants in the sweeps. `--redraw` draws the sweeps' SVGs again
-//! from their CSVs without measuring.
+//! time only the one-submission variants in the sweeps. `--redraw` draws the sweeps' SVGs (and the set-up
+//! bars) again from their CSVs without measuring.
 
 mod args;
 mod charts;

@@ -8,11 +8,12 @@ use bench_harness::LineChart;
 
 use crate::charts::{PytorchRow, line_chart, sweep_title};
 use crate::roofline_model::split_csv_line;
-use crate::sweep::Row;
+use crate::sweep::{Row, setup_chart};
 use crate::variants::Variant;
 use crate::{overlap_bench, transfer_bench};
 
 /// The `--only` parts that `--redraw` can draw.
+/// `depths` also draws the set-up bars, which come from the depth sweep's CSV.
 pub const REDRAWABLE: [&str; 4] = ["sizes", "depths", "transfers", "overlap"];
 
 #[derive(Debug, thiserror::Error)]
@@ -242,12 +243,12 @@ fn sidecar(dir: &Path, name: &str) -> Result<(PathBuf, String, String), RedrawEr
 fn finish(
     dir: &Path,
     name: &str,
-    chart: &LineChart,
+    chart: &str,
     (json_path, json): (PathBuf, String),
     commit: &str,
 ) -> Result<PathBuf, RedrawError> {
     let svg = dir.join(format!("{name}.svg"));
-    chart.write(&svg).map_err(|source| RedrawError::Write {
+    std::fs::write(&svg, chart).map_err(|source| RedrawError::Write {
         path: svg.clone(),
         source,
     })?;
@@ -349,7 +350,33 @@ pub fn redraw(
         let sweep_size = rows.first().map_or(0, |r| r.size);
         let (title, x_label) = sweep_title(sweep, sweep_size);
         let chart = line_chart(&rows, &pytorch, sweep, &title, &sub, x_label);
-        written.push(finish(dir, &name, &chart, (json_path, json), commit)?);
+        written.push(finish(
+            dir,
+            &name,
+            &chart.to_svg(),
+            (json_path, json),
+            commit,
+        )?);
+    }
+    let setup_sidecar = dir.join(format!("{prefix}_setup.json"));
+    if parts.contains(&"depths") && setup_sidecar.exists() {
+        // The set-up bars come from the depth sweep's setup_ms column; the sidecar is their own.
+        let rows = read_sweep(&dir.join(format!("{prefix}_depth.csv")))?;
+        let name = format!("{prefix}_setup");
+        let (json_path, json, sub) = sidecar(dir, &name)?;
+        let size = rows
+            .iter()
+            .find(|r| r.sweep == "depth")
+            .map_or(0, |r| r.size);
+        if let Some(chart) = setup_chart(&rows, size, &sub) {
+            written.push(finish(
+                dir,
+                &name,
+                &chart.to_svg(),
+                (json_path, json),
+                commit,
+            )?);
+        }
     }
     for part in ["transfers", "overlap"] {
         if !parts.contains(&part) {
@@ -365,7 +392,13 @@ pub fn redraw(
         } else {
             overlap_chart(&csv, sub)?
         };
-        written.push(finish(dir, &name, &chart, (json_path, json), commit)?);
+        written.push(finish(
+            dir,
+            &name,
+            &chart.to_svg(),
+            (json_path, json),
+            commit,
+        )?);
     }
     Ok(written)
 }
@@ -403,6 +436,35 @@ mod tests {
                        size,128,64,PyTorch eager,0.9,0.8,1.0,0.00\n\
                        size,128,64,PyTorch compiled,0.4,0.3,0.5,9.0\n";
         std::fs::write(dir.join("t_pytorch.csv"), pytorch).unwrap();
+    }
+
+    #[test]
+    fn a_redraw_of_the_depths_also_draws_the_set_up_bars_from_the_depth_csv() {
+        let dir = tempfile::tempdir().unwrap();
+        let depth = "sweep,size,depth,variant,setup_ms,median_ms,p10_ms,p90_ms,gpu_timestamps_ms\n\
+                     depth,32,64,CPU,0.1,2.0,1.9,2.1,\n\
+                     depth,32,64,GPU immediate,29.6,1.0,0.9,1.1,0.8\n\
+                     depth,32,8,GPU immediate,3.0,1.0,0.9,1.1,0.8\n";
+        std::fs::write(dir.path().join("t_depth.csv"), depth).unwrap();
+        std::fs::write(dir.path().join("t_setup.json"), SIDECAR).unwrap();
+        std::fs::write(dir.path().join("t_depth.json"), SIDECAR).unwrap();
+        let svgs = redraw(dir.path(), "t", &["depths"], None, "feed1234").unwrap();
+        assert_eq!(
+            svgs,
+            [
+                dir.path().join("t_depth.svg"),
+                dir.path().join("t_setup.svg")
+            ]
+        );
+        let svg = std::fs::read_to_string(&svgs[1]).unwrap();
+        assert!(
+            svg.contains(">CPU<") && svg.contains(">GPU immediate<"),
+            "{svg}"
+        );
+        // Only depth 64's rows are bars: one value label each.
+        assert!(svg.contains(">29.6<") && !svg.contains(">3.00<"), "{svg}");
+        let json = std::fs::read_to_string(dir.path().join("t_setup.json")).unwrap();
+        assert!(json.contains("feed1234"), "{json}");
     }
 
     #[test]

@@ -124,26 +124,7 @@ fn write(ctx: &GpuContext, args: &Args, rows: &[Row]) -> Result<(), Box<dyn std:
         args.sidecar(&name, &desc, adapter.clone())
             .write(&dir.join(format!("{name}.json")))?;
     }
-    // One-time costs at the seed's reference point, apart from the per-run times.
-    let at: Vec<&Row> = rows
-        .iter()
-        .filter(|r| r.sweep == "depth" && r.depth == SWEEP_DEPTH)
-        .collect();
-    if !at.is_empty() {
-        let chart = BarChart {
-            title: format!(
-                "One-time set-up cost, {0}×{0}, depth {SWEEP_DEPTH}",
-                args.sweep_size()
-            ),
-            subtitle: sub.clone(),
-            y_label: "one-time set-up, ms (log)".into(),
-            log_y: true,
-            bars: at
-                .iter()
-                .filter(|r| r.setup_ms > 0.0)
-                .map(|r| (r.variant.name().to_owned(), r.setup_ms, None))
-                .collect(),
-        };
+    if let Some(chart) = setup_chart(rows, args.sweep_size(), &sub) {
         let name = format!("{p}_setup");
         chart.write(&dir.join(format!("{name}.svg")))?;
         let mut sidecar = args.sidecar(
@@ -160,6 +141,26 @@ fn write(ctx: &GpuContext, args: &Args, rows: &[Row]) -> Result<(), Box<dyn std:
     }
     eprintln!("wrote the sweeps to {}", dir.display());
     Ok(())
+}
+
+/// One-time costs at the seed's reference point (depth `SWEEP_DEPTH` of the depth sweep), apart
+/// from the per-run times; `None` when the run had no such rows.
+pub fn setup_chart(rows: &[Row], size: usize, sub: &str) -> Option<BarChart> {
+    let at: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.sweep == "depth" && r.depth == SWEEP_DEPTH)
+        .collect();
+    (!at.is_empty()).then(|| BarChart {
+        title: format!("One-time set-up cost, {size}×{size}, depth {SWEEP_DEPTH}"),
+        subtitle: sub.to_owned(),
+        y_label: "one-time set-up, ms (log)".into(),
+        log_y: true,
+        bars: at
+            .iter()
+            .filter(|r| r.setup_ms > 0.0)
+            .map(|r| (r.variant.name().to_owned(), r.setup_ms, None))
+            .collect(),
+    })
 }
 
 fn write_csv(rows: &[Row], sweep: &str, path: &std::path::Path) -> std::io::Result<()> {
