@@ -372,10 +372,10 @@ fn legend(svg: &mut String, y: f64, colour: &str, name: &str) -> f64 {
     y + 18.0 + 14.0 * (lines.len() - 1) as f64
 }
 
-/// A bar's name as slanted lines of at most `BAR_CHARS` characters.
-const BAR_CHARS: usize = 20;
+/// A bar's name as slanted lines of at most `BAR_CHARS` characters: two lines for most names.
+const BAR_CHARS: usize = 24;
 /// The narrowest slot per bar: at a 30° slant, two 11 px lines of neighbouring names stay apart.
-const MIN_SLOT: f64 = 62.0;
+const MIN_SLOT: f64 = 70.0;
 /// Room right of the last bar for its slanted name.
 const BAR_RIGHT: f64 = 130.0;
 
@@ -563,7 +563,7 @@ mod tests {
             ..Default::default()
         }
         .to_svg();
-        assert!(long.contains(">compiled loop,<") && long.contains(">kernels chosen per<"));
+        assert!(long.contains(">compiled loop, kernels<") && long.contains(">chosen per shape<"));
         assert!(!svg.contains("NaN"));
     }
 
