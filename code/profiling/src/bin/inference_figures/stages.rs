@@ -23,6 +23,20 @@ struct Profiled {
 }
 
 impl Profiled {
+    /// Warm-up requests, then one profiled request that sets up the profiler's queries and is
+    /// not kept.
+    fn prepare(
+        &mut self,
+        ctx: &GpuContext,
+        scopes: &mut GpuScopes,
+        requests: &Requests,
+    ) -> anyhow::Result<()> {
+        warm_up(ctx, &mut self.server, requests, self.batch)?;
+        self.server
+            .infer_profiled(ctx, scopes, &requests.get(0, self.batch))?;
+        Ok(())
+    }
+
     fn profile_one(
         &mut self,
         ctx: &GpuContext,
@@ -54,10 +68,7 @@ fn profile_in_turns(
     meter: Option<&EnergyMeter>,
 ) -> anyhow::Result<()> {
     for p in all.iter_mut() {
-        warm_up(ctx, &mut p.server, requests, p.batch)?;
-        // The first profiled request sets up the profiler's queries; it is not kept.
-        p.server
-            .infer_profiled(ctx, scopes, &requests.get(0, p.batch))?;
+        p.prepare(ctx, scopes, requests)?;
     }
     for round in 0..PROFILED {
         for p in all.iter_mut() {
@@ -77,9 +88,7 @@ fn profile_one_after_another(
     meter: Option<&EnergyMeter>,
 ) -> anyhow::Result<()> {
     for p in all.iter_mut() {
-        warm_up(ctx, &mut p.server, requests, p.batch)?;
-        p.server
-            .infer_profiled(ctx, scopes, &requests.get(0, p.batch))?;
+        p.prepare(ctx, scopes, requests)?;
         for i in 0..PROFILED {
             p.profile_one(ctx, scopes, requests, i, meter)?;
         }
