@@ -9,7 +9,7 @@ use anyhow::bail;
 use crate::install::{self, Rights};
 use crate::requirements::{self, Probe, assess};
 use crate::util::{self, output};
-use crate::{book, local_tools};
+use crate::{book, disk, local_tools};
 
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
@@ -53,6 +53,14 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<()> {
                 local_tools::tools_bin().display()
             ),
         }
+    }
+    let target = disk::target_dir(&util::root());
+    match disk::available_bytes(&target) {
+        Some(free) => match disk::warning(free, &target) {
+            Some(warning) => println!("{warning}"),
+            None => println!("ok      disk: {:.0} GB free for target/", free as f64 / 1e9),
+        },
+        None => println!("        disk: free space not known on this system"),
     }
     if !missing.is_empty() || !toolchain_ok {
         bail!(

@@ -16,4 +16,4 @@ pub mod test;
 pub mod workspace;
 
 pub use xtask_checks::{link_check, sidecars, summary};
-pub use xtask_system::{install, requirements, util};
+pub use xtask_system::{disk, install, requirements, util};

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use anyhow::bail;
 
+use crate::disk;
 use crate::install::{self, Rights};
 use crate::util::{cargo, forward, root, run_step};
 use crate::{book, browser_test, figures, requirements, workspace};
@@ -33,6 +34,10 @@ pub fn run(args: &TestArgs) -> anyhow::Result<()> {
     eprintln!("==> preflight: system packages and tools (xtask/requirements.toml)");
     install::ensure(&requirements::all()?, rights, !args.no_install)?;
     eprintln!("    all present ({:.1} s)", started.elapsed().as_secs_f64());
+    let target = disk::target_dir(&root());
+    if let Some(warning) = disk::available_bytes(&target).and_then(|b| disk::warning(b, &target)) {
+        eprintln!("{warning}");
+    }
     if args.privileged {
         if !rights.root {
             bail!("the privileged tests need root: run `cargo xtask test --privileged` as root");
