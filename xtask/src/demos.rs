@@ -12,8 +12,8 @@ use std::process::Command;
 use anyhow::{Context, bail};
 
 use crate::local_tools::{installed_version, tools_bin, tools_root};
-use crate::requirements;
 use crate::util::{self, cargo, root, run_step};
+use crate::{disk, requirements};
 
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 const PACKAGE: &str = "book_demos";
@@ -63,7 +63,7 @@ fn try_build() -> anyhow::Result<()> {
         "building the browser demos (WebAssembly)",
         "Read the compiler's message above.",
     )?;
-    let wasm = target_dir()
+    let wasm = disk::target_dir(&root())
         .join(WASM_TARGET)
         .join(WASM_PROFILE)
         .join(format!("{PACKAGE}.wasm"));
@@ -132,12 +132,6 @@ fn optimise(wasm: &Path) {
 
 fn size(path: &Path) -> u64 {
     fs::metadata(path).map_or(0, |m| m.len())
-}
-
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target"))
 }
 
 fn ensure_wasm_target() -> anyhow::Result<()> {

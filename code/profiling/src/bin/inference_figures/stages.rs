@@ -56,41 +56,36 @@ impl Profiled {
     }
 }
 
-/// Every configuration's profiled requests, taken in turns: round `r` profiles one request of
-/// each server before round `r + 1` begins. The GPU's clock is not held fixed, so whatever it
-/// does over the run reaches every configuration alike, instead of favouring whichever one
-/// happened to be measured last.
-fn profile_in_turns(
+/// Every configuration's profiled requests, in `order`. In turns, round `r` profiles one request
+/// of each server before round `r + 1` begins: the GPU's clock is not held fixed, so whatever it
+/// does over the run reaches every configuration alike. One after another, the order that looks
+/// natural, favours whichever configuration happens to be measured when the GPU is warm.
+fn profile(
     ctx: &GpuContext,
     scopes: &mut GpuScopes,
     all: &mut [Profiled],
     requests: &Requests,
     meter: Option<&EnergyMeter>,
+    order: Order,
 ) -> anyhow::Result<()> {
-    for p in all.iter_mut() {
-        p.prepare(ctx, scopes, requests)?;
-    }
-    for round in 0..PROFILED {
-        for p in all.iter_mut() {
-            p.profile_one(ctx, scopes, requests, round, meter)?;
+    match order {
+        Order::Turns => {
+            for p in all.iter_mut() {
+                p.prepare(ctx, scopes, requests)?;
+            }
+            for round in 0..PROFILED {
+                for p in all.iter_mut() {
+                    p.profile_one(ctx, scopes, requests, round, meter)?;
+                }
+            }
         }
-    }
-    Ok(())
-}
-
-/// The order that looks natural and is not fair: each configuration's warm-up and all its
-/// profiled requests, then the next configuration's.
-fn profile_one_after_another(
-    ctx: &GpuContext,
-    scopes: &mut GpuScopes,
-    all: &mut [Profiled],
-    requests: &Requests,
-    meter: Option<&EnergyMeter>,
-) -> anyhow::Result<()> {
-    for p in all.iter_mut() {
-        p.prepare(ctx, scopes, requests)?;
-        for i in 0..PROFILED {
-            p.profile_one(ctx, scopes, requests, i, meter)?;
+        Order::Sequential => {
+            for p in all.iter_mut() {
+                p.prepare(ctx, scopes, requests)?;
+                for i in 0..PROFILED {
+                    p.profile_one(ctx, scopes, requests, i, meter)?;
+                }
+            }
         }
     }
     Ok(())
@@ -239,12 +234,14 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
             }
         }
     }
-    match args.order {
-        Order::Turns => profile_in_turns(ctx, &mut scopes, &mut all, &requests, meter.as_ref())?,
-        Order::Sequential => {
-            profile_one_after_another(ctx, &mut scopes, &mut all, &requests, meter.as_ref())?
-        }
-    }
+    profile(
+        ctx,
+        &mut scopes,
+        &mut all,
+        &requests,
+        meter.as_ref(),
+        args.order,
+    )?;
 
     let mut csv = Csv::new(&[
         "server",
