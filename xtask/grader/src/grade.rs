@@ -15,7 +15,7 @@ use crate::error::{GradeError, io_err};
 use crate::junit;
 use crate::report::{self, Outcome, TestResult};
 use crate::sandbox::{self, Sandbox};
-use crate::{gate, staff_files, submission, warm};
+use crate::{contract, gate, staff_files, submission, warm};
 
 pub fn run(
     root: &Path,
@@ -83,6 +83,18 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
     if taken.files.is_empty() {
         let msg = format!("no source files under {}/src", submission_dir.display());
         return finish(Outcome::all_failed(ex, "no submission", msg, notes));
+    }
+    // The stub's public API is the contract: checked on the sources that will be built (the
+    // course's copies of the given files in place of the student's).
+    let stub = contract::api_of(&stub_files(ex)?)
+        .map_err(|e| GradeError::Setup(format!("the stub of {}: {e}", ex.id)))?;
+    let broken = contract::check(&stub, &built_files(ex, &taken.files, &given)?);
+    if !broken.is_empty() {
+        let message = format!(
+            "Your code changes the exercise's public API or uses a pattern the grader refuses:\n- {}",
+            broken.join("\n- ")
+        );
+        return finish(Outcome::all_failed(ex, "refused", message, notes));
     }
 
     // A fresh grading folder (staff workspace + the taken sources + a copy of the warm target),
@@ -241,6 +253,30 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
         notes,
         seconds: 0.0,
     })
+}
+
+/// The stub's sources (`src/**` of the exercise as the course ships it).
+fn stub_files(ex: &Exercise) -> Result<Vec<(PathBuf, Vec<u8>)>, GradeError> {
+    let taken = submission::take(&ex.dir).map_err(|e| GradeError::Setup(e.to_string()))?;
+    Ok(taken.files)
+}
+
+/// The sources a grading builds: the submission's, with the course's copy of each given file.
+fn built_files(
+    ex: &Exercise,
+    submitted: &[(PathBuf, Vec<u8>)],
+    given: &[PathBuf],
+) -> Result<Vec<(PathBuf, Vec<u8>)>, GradeError> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = submitted
+        .iter()
+        .filter(|(rel, _)| !given.contains(rel))
+        .cloned()
+        .collect();
+    for rel in given {
+        let path = ex.dir.join("src").join(rel);
+        files.push((rel.clone(), fs::read(&path).map_err(|e| io_err(&path, e))?));
+    }
+    Ok(files)
 }
 
 /// One grading's own folder, `target/grading/runs/<exercise>-<random>/`: removed on drop, so no

@@ -6,6 +6,7 @@
 //! workspaces that checking, grading and releasing build in.
 
 mod check;
+pub mod contract;
 pub mod error;
 mod gate;
 mod grade;
