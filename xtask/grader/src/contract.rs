@@ -573,7 +573,8 @@ fn use_paths(
 impl<'ast> Visit<'ast> for Scan<'_> {
     fn visit_item(&mut self, item: &'ast syn::Item) {
         match item {
-            syn::Item::Macro(m) if m.ident.is_none() => self.at(
+            // `thread_local!` only declares statics; any other item macro could hide items.
+            syn::Item::Macro(m) if m.ident.is_none() && !m.mac.path.is_ident("thread_local") => self.at(
                 m.mac
                     .path
                     .segments

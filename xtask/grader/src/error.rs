@@ -23,9 +23,16 @@ pub enum GradeError {
     #[error(
         "bubblewrap cannot create an unprivileged user namespace here ({0}). Allow them \
          (`sudo sysctl -w kernel.unprivileged_userns_clone=1`, or on Ubuntu 24.04 \
-         `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`) or run the grader as root"
+         `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`)"
     )]
     NoUserNamespaces(String),
+    /// The grader was started as root.
+    #[error(
+        "the grader refuses to grade as root: inside its sandbox a submission would run as root's \
+         uid outside it, where process limits do not apply. Run it as an ordinary user (create one \
+         with `sudo useradd --create-home grader` and grade as that user)"
+    )]
+    AsRoot,
     /// A roster file (`gradebook`, shard) could not be written or merged.
     #[error("{what}: {source}")]
     Format {

@@ -15,6 +15,7 @@ use crate::error::{GradeError, io_err};
 use crate::junit;
 use crate::report::{self, Outcome, TestResult};
 use crate::sandbox::{self, Sandbox};
+use crate::verdict::{self, Records};
 use crate::{contract, gate, staff_files, submission, warm};
 
 pub fn run(
@@ -37,11 +38,107 @@ pub fn run(
 
 /// Grades one submission folder. `Err` only for the grader's own failures (no bubblewrap, a
 /// broken warm start); a submission that does not build is an `Ok` outcome with zero points.
+///
+/// A test that records its results (`grade_record!`, see `verdict.rs`) scores only if they equal
+/// the reference solution's: that comparison happens here, outside the student's process.
 pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Outcome, GradeError> {
+    let (mut outcome, records) = run_hidden(root, ex, submission_dir)?;
+    if !records_used(ex)? {
+        return Ok(outcome);
+    }
+    let reference = reference_records(root, ex)?;
+    for test in outcome.tests.iter_mut().filter(|t| t.passed) {
+        let Some(want) = reference.get(&test.name).filter(|w| !w.is_empty()) else {
+            continue;
+        };
+        let got = records
+            .get(&test.name)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        if let Some(why) = verdict::compare(want, got) {
+            test.passed = false;
+            test.status = why;
+        }
+    }
+    Ok(outcome)
+}
+
+/// Whether the exercise's hidden tests record results.
+fn records_used(ex: &Exercise) -> Result<bool, GradeError> {
+    let path = ex.dir.join("grading/hidden.rs");
+    let text = fs::read_to_string(&path).map_err(|e| io_err(&path, e))?;
+    Ok(text.contains("grade_record!"))
+}
+
+/// The reference solution's records, computed once per version of the exercise's staff files
+/// and kept in `target/grading/reference/`.
+fn reference_records(root: &Path, ex: &Exercise) -> Result<Records, GradeError> {
+    use std::hash::{Hash, Hasher};
+    let mut files = stub_files(ex)?;
+    let solution_dir = ex.dir.join("grading/solution");
+    let solution = submission::take_folder(&solution_dir)
+        .map_err(|e| GradeError::Setup(format!("{}: {e}", solution_dir.display())))?;
+    for (rel, bytes) in solution {
+        files.retain(|(r, _)| *r != rel);
+        files.push((rel, bytes));
+    }
+    files.sort();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    files.hash(&mut hasher);
+    for staff in ["grading/hidden.rs", "Cargo.toml", "exercise.toml"] {
+        fs::read(ex.dir.join(staff))
+            .unwrap_or_default()
+            .hash(&mut hasher);
+    }
+    let cache = root.join("target/grading/reference").join(format!(
+        "{}-{:016x}.json",
+        ex.slug(),
+        hasher.finish()
+    ));
+    if let Some(records) = fs::read_to_string(&cache)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Records>(&t).ok())
+    {
+        return Ok(records);
+    }
+    let scratch =
+        root.join("target/grading/reference")
+            .join(format!("{}-{}", ex.slug(), sandbox::token()?));
+    for (rel, bytes) in &files {
+        let path = scratch.join("src").join(rel);
+        catalog::write(&path, "")?;
+        fs::write(&path, bytes).map_err(|e| io_err(&path, e))?;
+    }
+    let ran = run_hidden(root, ex, &scratch);
+    let _ = fs::remove_dir_all(&scratch);
+    let (outcome, records) = ran?;
+    if let Some(failed) = outcome.tests.iter().find(|t| !t.passed) {
+        return Err(GradeError::Setup(format!(
+            "the reference solution of {} fails its hidden test {} ({}): fix the exercise first",
+            ex.id, failed.name, failed.status
+        )));
+    }
+    let text = serde_json::to_string_pretty(&records).map_err(|e| GradeError::Format {
+        what: format!("writing {}", cache.display()),
+        source: Box::new(e),
+    })?;
+    let partial = cache.with_extension(format!("part-{}", sandbox::token()?));
+    catalog::write(&partial, &text)?;
+    fs::rename(&partial, &cache).map_err(|e| io_err(&cache, e))?;
+    Ok(records)
+}
+
+/// Builds and runs the hidden tests against one submission folder: the outcome as the tests
+/// themselves report it, and every test's records.
+fn run_hidden(
+    root: &Path,
+    ex: &Exercise,
+    submission_dir: &Path,
+) -> Result<(Outcome, Records), GradeError> {
     let start = Instant::now();
     let finish = |mut o: Outcome| {
         o.seconds = start.elapsed().as_secs_f64();
-        Ok(o)
+        Ok((o, Records::new()))
     };
     let taken = match submission::take(submission_dir) {
         Ok(t) => t,
@@ -118,7 +215,8 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
     }
     let target = run.path.join("target");
     warm::copy_target(&warm.target, &target)?;
-    let mut sb = Sandbox::new(&ws, &target, Some(&warm.course), ex.meta.gpu)?;
+    let mut sb = Sandbox::new(&ws, &target, Some(&warm.course), ex.meta.gpu)?
+        .with_runner(&run.path.join("staff"))?;
     // Tests switch the gate off to show what the sandbox alone stops.
     if std::env::var_os("GRADER_NO_GATE").is_none() {
         sb.extra_env = gate::environment();
@@ -180,6 +278,13 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
     }
     sandbox::set_mode(&tests_dir.join("hidden.rs"), 0o000)?;
 
+    // Tests of the grader only: hand the tokens to the tests, as a submission that read them out
+    // of its own memory would have them, to show that records still decide.
+    if std::env::var_os("GRADER_TEST_ONLY_LEAK_TOKENS").is_some() {
+        let all: Vec<String> = tokens.iter().map(|(n, t)| format!("{n}={t}")).collect();
+        sb.extra_env.push(("GRADE_TOKENS".into(), all.join(",")));
+    }
+
     // Phase 3: run them, sandboxed, through the runner.
     let limit = 120 + ex.timeout_s() * ex.meta.points.len() as u32;
     let run_args = [
@@ -221,6 +326,11 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
         source: Box::new(e),
     })?;
     let suite = format!("{package}::hidden");
+    let records: Records = cases
+        .iter()
+        .filter(|c| c.suite == suite && ex.meta.points.contains_key(&c.name))
+        .map(|c| (c.name.clone(), verdict::parse(&c.stdout)))
+        .collect();
     let tests = ex
         .meta
         .points
@@ -246,13 +356,14 @@ pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Ou
             }
         })
         .collect();
-    finish(Outcome {
+    let outcome = Outcome {
         exercise: ex.id.clone(),
         tests,
         build_error: None,
         notes,
-        seconds: 0.0,
-    })
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    Ok((outcome, records))
 }
 
 /// The stub's sources (`src/**` of the exercise as the course ships it).
@@ -298,6 +409,8 @@ impl RunDir {
 
 impl Drop for RunDir {
     fn drop(&mut self) {
+        // The staff folder was made read-only for the grading; its files go with it now.
+        let _ = sandbox::set_mode(&self.path.join("staff"), 0o700);
         if let Err(e) = fs::remove_dir_all(&self.path) {
             eprintln!("grader: could not remove {}: {e}", self.path.display());
         }

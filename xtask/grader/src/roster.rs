@@ -19,6 +19,7 @@ use crate::catalog::{self, Exercise};
 use crate::error::{GradeError, io_err};
 use crate::grade::grade_one;
 use crate::report::{self, Outcome};
+use crate::similarity::{self, Fingerprints};
 use crate::submission;
 
 /// Which students a run grades: the `k`-th of every `n` (1-based), in name order.
@@ -55,6 +56,9 @@ pub struct Cell {
     /// A digest of the taken sources (not a security hash: it only points the teacher at
     /// identical submissions).
     pub digest: Option<String>,
+    /// Winnowed fingerprints of the student's own code, for `similarity.md`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprints: Option<Fingerprints>,
 }
 
 /// What a roster run (or shard) writes as `roster.json`.
@@ -66,6 +70,9 @@ pub struct RosterFile {
     pub students: BTreeMap<String, BTreeMap<String, Cell>>,
     /// Roster entries refused before grading, with the reason.
     pub refused: Vec<(String, String)>,
+    /// Each exercise's reference solution, fingerprinted (the stub's code left out).
+    #[serde(default)]
+    pub references: BTreeMap<String, Fingerprints>,
 }
 
 /// Grades every student folder of a roster (or one shard of it) into one gradebook.
@@ -98,6 +105,10 @@ pub fn run(
             .collect(),
         students: BTreeMap::new(),
         refused: if shard.k == 1 { refused } else { Vec::new() },
+        references: exercises
+            .iter()
+            .map(|ex| Ok((ex.id.clone(), reference_fingerprints(ex)?)))
+            .collect::<Result<_, GradeError>>()?,
     };
     for (name, folder) in mine {
         let mut row = BTreeMap::new();
@@ -130,6 +141,7 @@ fn grade_cell(root: &Path, ex: &Exercise, roster: &Path, student: &Path, out: &P
         max: ex.max_points(),
         status,
         digest,
+        fingerprints: None,
     };
     if let Some(reason) = refusal(roster, &sub) {
         let outcome = Outcome::all_failed(ex, "refused", reason.clone(), Vec::new());
@@ -147,6 +159,11 @@ fn grade_cell(root: &Path, ex: &Exercise, roster: &Path, student: &Path, out: &P
         return cell(0, "not submitted".into(), None);
     }
     let digest = digest(ex, &sub);
+    let prints = own_fingerprints(ex, &sub);
+    let cell = |score, status: String, digest| Cell {
+        fingerprints: prints.clone(),
+        ..cell(score, status, digest)
+    };
     match grade_one(root, ex, &sub) {
         Ok(outcome) => match report::write_all(out, &outcome) {
             Ok(()) => cell(outcome.score(), "graded".into(), digest),
@@ -183,10 +200,7 @@ fn students(dir: &Path) -> Result<(Vec<Student>, Vec<Refused>), GradeError> {
     let mut refused = Vec::new();
     for entry in fs::read_dir(dir).map_err(|e| io_err(dir, e))? {
         let path = entry.map_err(|e| io_err(dir, e))?.path();
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = path.file_name().map(shown_name).unwrap_or_default();
         if name.starts_with('.') {
             continue;
         }
@@ -242,6 +256,42 @@ fn digest(ex: &Exercise, sub: &Path) -> Option<String> {
     Some(format!("{:016x}", h.finish()))
 }
 
+/// A source file: its path under `src/` and its bytes.
+type SourceFile = (PathBuf, Vec<u8>);
+
+/// The files a student wrote (the given ones left out) and the stub's.
+fn written_and_stub(ex: &Exercise, sub: &Path) -> Option<(Vec<SourceFile>, Fingerprints)> {
+    let given = ex.given_in_src();
+    let taken = submission::take(sub).ok()?;
+    let stub = submission::take(&ex.dir).ok()?;
+    let own = |files: Vec<(PathBuf, Vec<u8>)>| -> Vec<(PathBuf, Vec<u8>)> {
+        files
+            .into_iter()
+            .filter(|(r, _)| !given.contains(r))
+            .collect()
+    };
+    Some((own(taken.files), similarity::fingerprint(&own(stub.files))))
+}
+
+/// A submission's fingerprints without the stub's code.
+fn own_fingerprints(ex: &Exercise, sub: &Path) -> Option<Fingerprints> {
+    let (files, stub) = written_and_stub(ex, sub)?;
+    Some(similarity::without(&similarity::fingerprint(&files), &stub))
+}
+
+/// The reference solution's fingerprints (laid over the stub) without the stub's code.
+fn reference_fingerprints(ex: &Exercise) -> Result<Fingerprints, GradeError> {
+    let (mut files, stub) = written_and_stub(ex, &ex.dir)
+        .ok_or_else(|| GradeError::Setup(format!("{}: the stub cannot be read", ex.id)))?;
+    let dir = ex.dir.join("grading/solution");
+    let solution = submission::take_folder(&dir).map_err(|e| GradeError::Setup(e.to_string()))?;
+    for (rel, bytes) in solution {
+        files.retain(|(r, _)| *r != rel);
+        files.push((rel, bytes));
+    }
+    Ok(similarity::without(&similarity::fingerprint(&files), &stub))
+}
+
 /// `grader merge`: the shards' `roster.json` files joined into one gradebook in `out`.
 pub fn merge(shards: &[PathBuf], out: &Path) -> Result<(), GradeError> {
     let mut merged = RosterFile::default();
@@ -261,6 +311,7 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<(), GradeError> {
             )));
         }
         merged.students.extend(part.students);
+        merged.references.extend(part.references);
         merged.refused.extend(part.refused);
         // Each student's reports, next to the merged gradebook.
         for student in fs::read_dir(dir).map_err(|e| io_err(dir, e))?.flatten() {
@@ -280,20 +331,46 @@ fn write_outputs(out: &Path, file: &RosterFile) -> Result<(), GradeError> {
         source: Box::new(e),
     })?;
     catalog::write(&out.join("roster.json"), &json)?;
-    catalog::write(&out.join("gradebook.csv"), &gradebook(file))?;
+    catalog::write(&out.join("gradebook.csv"), &gradebook(file)?)?;
     catalog::write(&out.join("identical.md"), &identical(file))?;
+    let mut students: BTreeMap<String, BTreeMap<String, Fingerprints>> = BTreeMap::new();
+    for (name, row) in &file.students {
+        for (id, cell) in row {
+            if let Some(fp) = &cell.fingerprints {
+                students
+                    .entry(name.clone())
+                    .or_default()
+                    .insert(id.clone(), fp.clone());
+            }
+        }
+    }
+    let references = file.references.clone().into_iter().collect();
+    catalog::write(
+        &out.join("similarity.md"),
+        &similarity::report(&file.exercises, &students, &references),
+    )?;
     Ok(())
 }
 
 /// One row per student (refused entries too), a column per exercise, the total and a status.
-fn gradebook(file: &RosterFile) -> String {
-    let mut csv = String::from("student");
-    for (id, max) in &file.exercises {
-        csv.push_str(&format!(",{id} (/{max})"));
-    }
-    csv.push_str(",total,problems\n");
+/// Written by the `csv` crate (quoting commas, quotes, CR and LF); every text cell defused.
+fn gradebook(file: &RosterFile) -> Result<String, GradeError> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let fail = |e: csv::Error| GradeError::Format {
+        what: "writing gradebook.csv".into(),
+        source: Box::new(e),
+    };
+    let mut header = vec!["student".to_string()];
+    header.extend(
+        file.exercises
+            .iter()
+            .map(|(id, max)| format!("{id} (/{max})")),
+    );
+    header.extend(["total".into(), "problems".into()]);
+    w.write_record(header.iter().map(|h| defused(h)))
+        .map_err(fail)?;
     for (name, row) in &file.students {
-        let mut fields = vec![csv_field(name)];
+        let mut fields = vec![defused(name)];
         let mut total = 0;
         let mut problems = Vec::new();
         for (id, _) in &file.exercises {
@@ -306,19 +383,76 @@ fn gradebook(file: &RosterFile) -> String {
             }
         }
         fields.push(total.to_string());
-        fields.push(csv_field(&problems.join("; ")));
-        csv.push_str(&fields.join(","));
-        csv.push('\n');
+        fields.push(defused(&problems.join("; ")));
+        w.write_record(&fields).map_err(fail)?;
     }
     for (name, reason) in &file.refused {
-        let zeros = vec!["0"; file.exercises.len() + 1].join(",");
-        csv.push_str(&format!(
-            "{},{zeros},{}\n",
-            csv_field(name),
-            csv_field(&format!("refused: {reason}"))
+        let mut fields = vec![defused(name)];
+        fields.extend(std::iter::repeat_n(
+            "0".to_string(),
+            file.exercises.len() + 1,
         ));
+        fields.push(defused(&format!("refused: {reason}")));
+        w.write_record(&fields).map_err(fail)?;
     }
-    csv
+    let bytes = w
+        .into_inner()
+        .map_err(|e| GradeError::Setup(e.to_string()))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// A text cell a spreadsheet will not run: `'` before every `=`, `+`, `-` or `@` that starts
+/// the cell or follows a character some spreadsheet splits or starts a line on (`,` `;` tab,
+/// `|`, CR, LF, space), so no piece of it starts a formula whatever the separator.
+fn defused(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 1);
+    let mut at_start = true;
+    for ch in s.chars() {
+        if at_start && matches!(ch, '=' | '+' | '-' | '@') {
+            out.push('\'');
+        }
+        out.push(ch);
+        at_start = matches!(ch, ',' | ';' | '\t' | '|' | '\r' | '\n' | ' ');
+    }
+    out
+}
+
+/// A student folder's name as the gradebook shows it: the name itself when it is printable
+/// UTF-8; otherwise every byte that is not is written `\xNN` (and `\` as `\\`), so two
+/// different names never show, or merge, as one.
+pub fn shown_name(name: &std::ffi::OsStr) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = name.as_bytes();
+    let mut out = String::new();
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let (good, bad) = match std::str::from_utf8(rest) {
+            Ok(text) => (text, &[][..]),
+            Err(e) => (
+                std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default(),
+                &rest[e.valid_up_to()..],
+            ),
+        };
+        for ch in good.chars() {
+            match ch {
+                '\\' => out.push_str("\\\\"),
+                c if c.is_control() => {
+                    let mut buf = [0u8; 4];
+                    for b in c.encode_utf8(&mut buf).bytes() {
+                        out.push_str(&format!("\\x{b:02x}"));
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+        if let Some((&b, after)) = bad.split_first() {
+            out.push_str(&format!("\\x{b:02x}"));
+            rest = after;
+        } else {
+            rest = &[];
+        }
+    }
+    out
 }
 
 /// Groups of students whose taken sources for an exercise are identical.
@@ -347,17 +481,108 @@ fn identical(file: &RosterFile) -> String {
     md
 }
 
-/// A CSV field, quoted when it needs to be; a leading `=`, `+`, `-` or `@` is defused so a
-/// spreadsheet does not run it as a formula. (Hand-written: five lines, no crate needed.)
-fn csv_field(s: &str) -> String {
-    let s = if s.starts_with(['=', '+', '-', '@']) {
-        format!("'{s}")
-    } else {
-        s.to_string()
-    };
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    #[test]
+    fn names_that_cannot_be_shown_stay_apart() {
+        // Two different invalid byte strings that a lossy decode turns into the same text.
+        let a = shown_name(OsStr::from_bytes(b"ann\xff"));
+        let b = shown_name(OsStr::from_bytes(b"ann\xfe"));
+        assert_ne!(a, b);
+        assert_eq!(a, "ann\\xff");
+        // A name that looks like an escape is escaped too: no collision with a real byte.
+        assert_ne!(shown_name(OsStr::new("ann\\xff")), a);
+        assert_eq!(shown_name(OsStr::new("bo\rb")), "bo\\x0db");
+        assert_eq!(shown_name(OsStr::new("Zoë")), "Zoë");
+    }
+
+    #[test]
+    fn the_gradebook_keeps_one_row_per_student_and_runs_no_formula() {
+        let mut file = RosterFile {
+            exercises: vec![("m0/x".into(), 5)],
+            ..RosterFile::default()
+        };
+        let cell = Cell {
+            score: 5,
+            max: 5,
+            status: "graded".into(),
+            digest: None,
+            fingerprints: None,
+        };
+        for name in [
+            "=cmd|' /C calc'!A0",
+            "a;=HYPERLINK(1)",
+            "carriage\rreturn\n=SUM(1)",
+            "plain",
+        ] {
+            file.students.insert(
+                name.into(),
+                BTreeMap::from([("m0/x".to_string(), cell.clone())]),
+            );
+        }
+        file.refused
+            .push(("@evil,\"quoted\"".into(), "-1+1".into()));
+        let text = gradebook(&file).unwrap();
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 5, "{text}");
+        for row in &rows {
+            assert_eq!(row.len(), 4, "{row:?}");
+            for field in row {
+                for piece in field.split([',', ';', '\t', '|', '\r', '\n', ' ']) {
+                    assert!(
+                        !piece.starts_with(['=', '+', '-', '@']),
+                        "{piece:?} in {text}"
+                    );
+                }
+            }
+        }
+        assert!(
+            rows.iter().any(|r| &r[0] == "carriage\rreturn\n'=SUM(1)"),
+            "{text}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod similarity_tests {
+    use super::*;
+
+    /// A copy of the reference solution with its names changed and its layout squashed is
+    /// flagged against the reference; the untouched stub is not.
+    #[test]
+    fn a_renamed_reformatted_copy_of_the_reference_is_flagged() {
+        let root = crate::repo_root();
+        let ex = catalog::find(&root, "m1/buffer_reuse").unwrap();
+        let reference = reference_fingerprints(&ex).unwrap();
+        let dir = std::env::temp_dir().join(format!("similarity-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        crate::workspace::copy_tree(&ex.dir.join("src"), &dir.join("src")).unwrap();
+        let stub_only = own_fingerprints(&ex, &dir).unwrap();
+        for (rel, bytes) in submission::take_folder(&ex.dir.join("grading/solution")).unwrap() {
+            let text = String::from_utf8(bytes).unwrap();
+            let disguised: String = text
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect::<Vec<_>>()
+                .join(" ")
+                .replace("plan", "layout")
+                .replace("last", "final_")
+                .replace("alloc", "slot");
+            fs::write(dir.join("src").join(rel), disguised).unwrap();
+        }
+        let copy = own_fingerprints(&ex, &dir).unwrap();
+        let _ = fs::remove_dir_all(&dir);
+        let m = similarity::compare(&copy, &reference).expect("large enough to compare");
+        assert!(
+            m.share >= similarity::THRESHOLD,
+            "shares only {:.2}",
+            m.share
+        );
+        assert!(similarity::compare(&stub_only, &reference).is_none_or(|m| m.share < 0.2));
     }
 }

@@ -33,15 +33,35 @@ const HOME: &str = "/grade/home";
 const TOOLCHAIN: &str = "/grade/toolchain";
 const CARGO_HOME: &str = "/grade/cargo";
 const BIN: &str = "/grade/bin";
-const RUNNER: &str = "/grade/ws/runner.sh";
+/// Staff files of one grading (the test runner), mounted read-only.
+const STAFF: &str = "/grade/staff";
+const RUNNER: &str = "/grade/staff/runner.sh";
 
-/// Starts one test binary: limits on processes, memory, file size and output.
-fn runner_sh(address_space: &str) -> String {
+/// Cargo's target runner for the hidden tests: it starts each test binary in a sandbox inside the
+/// sandbox, where the student's code runs apart from cargo and nextest (the processes that
+/// write the report the verdict is read from):
+///
+/// - everything read-only: the workspace, the target folder, this script, the test binaries
+///   (owned by the same uid, but a read-only mount cannot be written or `chmod`ed);
+/// - no `/proc` (no other process's memory or command line, not even nextest's), no writable
+///   folder at all (`/tmp` too is read-only), no network;
+/// - its own PID namespace (nothing outside it can be signalled or traced) and no further user
+///   namespaces (no way to regain mount rights);
+/// - limits: processes, address space, file size 0, no core dumps, open files, output size.
+fn runner_sh(address_space: &str, gpu: bool) -> String {
+    let dri = if gpu {
+        "--dev-bind-try /dev/dri /dev/dri "
+    } else {
+        ""
+    };
     format!(
         "#!/bin/bash\n\
          # Written by the grader: Cargo's target runner for the hidden tests (inside the sandbox).\n\
          set -o pipefail\n\
-         prlimit --nproc=512 --as={address_space} --fsize=100000000 --core=0 --nofile=1024 -- \"$@\" 2>&1 \
+         bwrap --unshare-all --unshare-user --disable-userns --die-with-parent --new-session \\\n  \
+         --ro-bind / / --tmpfs /proc --remount-ro /proc --dev /dev {dri}\\\n  \
+         --setenv MESA_SHADER_CACHE_DISABLE true -- \\\n  \
+         prlimit --nproc=512 --as={address_space} --fsize=0 --core=0 --nofile=1024 -- \"$@\" 2>&1 \\\n  \
          | head -c 1048576\n"
     )
 }
@@ -55,6 +75,8 @@ pub struct Sandbox {
     pub target: PathBuf,
     /// Host folder mounted at `/grade/course` (the course manifest and crates), if any.
     pub course: Option<PathBuf>,
+    /// Host folder holding the test runner, mounted read-only at `/grade/staff`.
+    pub staff: Option<PathBuf>,
     pub gpu: bool,
     /// More `KEY=value` pairs for every command.
     pub extra_env: Vec<(String, String)>,
@@ -70,25 +92,38 @@ struct Tools {
 }
 
 impl Sandbox {
-    /// Writes the test runner into `ws`.
+    /// A sandbox with no test runner (building only).
     pub fn new(
         ws: &Path,
         target: &Path,
         course: Option<&Path>,
         gpu: bool,
     ) -> Result<Self, GradeError> {
-        // lavapipe and LLVM reserve much more address space than they touch.
-        let address_space = if gpu { "34359738368" } else { "4294967296" };
-        let runner = ws.join("runner.sh");
-        crate::catalog::write(&runner, &runner_sh(address_space))?;
-        set_mode(&runner, 0o755)?;
         Ok(Self {
             ws: ws.to_path_buf(),
             target: target.to_path_buf(),
             course: course.map(Path::to_path_buf),
+            staff: None,
             gpu,
             extra_env: Vec::new(),
         })
+    }
+
+    /// Writes the test runner into the host folder `staff` (outside `ws` and `target`), which
+    /// every later command sees read-only.
+    pub fn with_runner(mut self, staff: &Path) -> Result<Self, GradeError> {
+        // lavapipe and LLVM reserve much more address space than they touch.
+        let address_space = if self.gpu {
+            "34359738368"
+        } else {
+            "4294967296"
+        };
+        let runner = staff.join("runner.sh");
+        crate::catalog::write(&runner, &runner_sh(address_space, self.gpu))?;
+        set_mode(&runner, 0o555)?;
+        set_mode(staff, 0o555)?;
+        self.staff = Some(staff.to_path_buf());
+        Ok(self)
     }
 
     /// Runs `cargo ARGS` in `/grade/ws`, sandboxed, killed after `limit_s` seconds.
@@ -139,6 +174,9 @@ impl Sandbox {
         if let Some(course) = &self.course {
             cmd.arg("--ro-bind").arg(course).arg(COURSE);
         }
+        if let Some(staff) = &self.staff {
+            cmd.arg("--ro-bind").arg(staff).arg(STAFF);
+        }
         cmd.arg("--bind").arg(&self.ws).arg(WS);
         cmd.arg("--bind").arg(&self.target).arg(TARGET);
         if self.gpu && Path::new("/dev/dri").exists() {
@@ -160,6 +198,11 @@ impl Sandbox {
             ("LANG".into(), "C.UTF-8".into()),
         ];
         if with_runner {
+            if self.staff.is_none() {
+                return Err(GradeError::Setup(
+                    "grader error: tests run without a runner (Sandbox::with_runner)".into(),
+                ));
+            }
             let var = format!(
                 "CARGO_TARGET_{}_RUNNER",
                 tools.host.to_uppercase().replace(['-', '.'], "_")
@@ -235,8 +278,15 @@ const NOBODY_IN_NEW_NAMESPACES: [&str; 6] = [
     "65534",
 ];
 
-/// Whether bubblewrap can make its namespaces here; if not, what to do.
+/// Whether bubblewrap can make its namespaces here; if not, what to do. Grading as root is
+/// refused: the sandbox's uid would be root's outside it, where `RLIMIT_NPROC` does not apply
+/// and root's files are within reach.
 pub fn preflight() -> Result<(), GradeError> {
+    use std::os::unix::fs::MetadataExt;
+    // /proc/self belongs to the process's effective uid.
+    if std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0) {
+        return Err(GradeError::AsRoot);
+    }
     let out = Command::new("bwrap")
         .args(NOBODY_IN_NEW_NAMESPACES)
         .args(["--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin"])

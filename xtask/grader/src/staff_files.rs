@@ -40,7 +40,11 @@ pub fn hidden_source(
         }
     }
     let rest: Vec<&str> = lines.collect();
-    Ok(format!("{head}\n{prelude}{}\n", rest.join("\n")))
+    Ok(format!(
+        "{head}\n{prelude}{}\n{}\n",
+        crate::verdict::RECORD_MACRO,
+        rest.join("\n")
+    ))
 }
 
 /// The grade profile: no retries, per-test timeouts, leaked processes fail, output stored.

@@ -308,6 +308,65 @@ fn build_roster(roster: &Path, port: u16) -> Vec<(&'static str, u32)> {
     );
     add("unsafe_code", 0);
 
+    // Knows every token (as code that reads its process's memory through a soundness hole
+    // would: the grader hands them over in this test) and prints its own before exiting 0, with
+    // no work done. The tests' records decide, outside the process: nothing scores.
+    const LEAKED_TOKEN_EXIT: &str = r#"if let Ok(all) = std::env::var("GRADE_TOKENS") {
+            let me = std::thread::current().name().unwrap_or_default().rsplit("::").next().unwrap_or_default().to_string();
+            for pair in all.split(',') {
+                if let Some((name, token)) = pair.split_once('=') {
+                    if name == me { println!("GRADE-OK {token}"); }
+                }
+            }
+            std::process::exit(0);
+        }"#;
+    at_start_of_both(
+        &submission(roster, "tokens_from_memory", false),
+        LEAKED_TOKEN_EXIT,
+    );
+    add("tokens_from_memory", 0);
+    // The same on a first-fit planner, printing its token and exiting 0 from a thread-local's
+    // Drop as each test's thread ends, failed or not: the failing test's records show the
+    // first-fit plan, so exactly the first-fit work scores.
+    let d = submission(roster, "tokens_from_memory_on_failure", true);
+    first_fit(&d);
+    edit(
+        &d,
+        "src/plan.rs",
+        PLAN_SIG,
+        &format!("{PLAN_SIG}\n    EXIT_AT_THREAD_END.with(|_| ());"),
+    );
+    append(
+        &d,
+        "src/plan.rs",
+        &format!(
+            "struct ExitOnDrop;\n\nimpl Drop for ExitOnDrop {{\n    fn drop(&mut self) {{\n        \
+             {LEAKED_TOKEN_EXIT}\n    }}\n}}\n\n\
+             thread_local! {{\n    static EXIT_AT_THREAD_END: ExitOnDrop = const {{ ExitOnDrop }};\n}}\n"
+        ),
+    );
+    add("tokens_from_memory_on_failure", FIRST_FIT);
+
+    // Rewrites what the grader runs after it: the test runner (where it used to lie in the
+    // writable workspace), the hidden tests' binaries (made writable first) and the report.
+    // Everything the tests can reach is read-only to them.
+    at_start_of_both(
+        &submission(roster, "rewrite_staff_files", false),
+        r#"let runner = "\#!/bin/bash\nfor t in buffer_reuse_hidden_last_use_chain; do echo GRADE-OK 0; done\n";
+        for path in ["/grade/staff/runner.sh", "/grade/ws/runner.sh", "/grade/ws/store/grade/junit.xml"] {
+            let _ = std::fs::write(path, runner);
+        }
+        if let Ok(dir) = std::fs::read_dir("/grade/target/debug/deps") {
+            for entry in dir.flatten() {
+                use std::os::unix::fs::PermissionsExt;
+                let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o755));
+                let _ = std::fs::write(entry.path(), runner);
+            }
+        }
+        let _ = std::fs::write("/tmp/flood", "x");"#,
+    );
+    add("rewrite_staff_files", 0);
+
     expected
 }
 
@@ -330,7 +389,15 @@ fn grader_adversarial_roster_scores_only_real_work() {
 
     // The static gate would refuse most of these before they run: switch it off here, so that
     // the sandbox alone is tested. (The test below checks the gate.)
-    grade_roster(&roster, Some(EXERCISE), &out, &[("GRADER_NO_GATE", "1")]);
+    grade_roster(
+        &roster,
+        Some(EXERCISE),
+        &out,
+        &[
+            ("GRADER_NO_GATE", "1"),
+            ("GRADER_TEST_ONLY_LEAK_TOKENS", "1"),
+        ],
+    );
     drop(listener);
 
     let mut wrong = Vec::new();
@@ -387,6 +454,28 @@ fn grader_adversarial_roster_scores_only_real_work() {
         !partly.to_string().contains("assertion"),
         "hidden test output leaked: {partly:#}"
     );
+    // The leaked tokens did fool every test in its own process (each ran, exited 0 and printed
+    // its token): only the records, compared by the grader, failed them.
+    for (student, record_failures) in [
+        ("tokens_from_memory", 8),
+        ("tokens_from_memory_on_failure", 1),
+    ] {
+        let (_, results) = score_of(&out, student);
+        let outputs: Vec<&str> = results["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["status"] == "failed")
+            .map(|t| t["output"].as_str().unwrap())
+            .collect();
+        assert_eq!(outputs.len(), record_failures, "{student}: {results:#}");
+        assert!(
+            outputs
+                .iter()
+                .all(|o| o.starts_with("wrong result for") || o.starts_with("recorded 0 results")),
+            "{student}: {outputs:?}"
+        );
+    }
 }
 
 /// What the sandbox cannot stop: code under test reading its own process memory, where the

@@ -1,5 +1,6 @@
 //! Hidden tests. The grader puts a `grade_ok!` macro above this file; each test calls it last,
-//! which prints this run's token for that test.
+//! which prints this run's token for that test. `grade_record!` prints what the student's code
+//! returned; the grader compares it with the reference solution's, outside this process.
 
 use computational_graphs::compiler::fuse;
 use computational_graphs::graph::{
@@ -79,6 +80,7 @@ fn assert_valid(graph: &VerifiedGraph, plan: &BufferPlan, keep: &[BufferId]) {
 fn assert_same_results(graph: &VerifiedGraph, plan: &BufferPlan, inputs: &[Tensor2D]) {
     let want = runner_cpu::run(graph, inputs).unwrap();
     let got = run_planned(graph, plan, inputs, &[]).unwrap();
+    grade_record!("planned_outputs", got.outputs, 1e-6);
     assert_eq!(got.outputs, want, "the planned run changed the results");
 }
 
@@ -99,6 +101,7 @@ fn linear_relu() -> VerifiedGraph {
 #[test]
 fn buffer_reuse_hidden_last_use_chain() {
     let last = last_uses(&linear_relu(), &[]).unwrap();
+    grade_record!("last_uses", last, 0.0);
     let want: Vec<Option<usize>> = [0, 1, 1, 1, 2, 3, 3].into_iter().map(Some).collect();
     assert_eq!(last, want);
     // Against a direct count on random graphs (fused ones leave unused buffers behind).
@@ -107,6 +110,7 @@ fn buffer_reuse_hidden_last_use_chain() {
         let plain = validate(&list).unwrap();
         for graph in [fuse(&plain), plain] {
             let last = last_uses(&graph, &[]).unwrap();
+            grade_record!("random_last_uses", last, 0.0);
             for (b, &got) in last.iter().enumerate() {
                 assert_eq!(got, life(&graph, b, &[]).map(|(_, l)| l), "buffer {b}");
             }
@@ -148,6 +152,9 @@ fn with_unused_buffers() -> VerifiedGraph {
 #[test]
 fn buffer_reuse_hidden_last_use_kept_and_unused() {
     let graph = with_unused_buffers();
+    for keep in [&[][..], &[1, 2], &[9], &[5], &[1, 5, 9], &[9, 5]] {
+        grade_record!("last_uses_with_keep", last_uses(&graph, keep), 0.0);
+    }
     let plain = vec![Some(0), Some(1), None, Some(2), Some(2), None];
     assert_eq!(last_uses(&graph, &[]).unwrap(), plain);
     let mut kept = plain.clone();
@@ -172,6 +179,7 @@ fn buffer_reuse_hidden_last_use_kept_and_unused() {
 #[test]
 fn buffer_reuse_hidden_keep() {
     let graph = with_unused_buffers();
+    grade_record!("plan_errors", (plan_buffers(&graph, &[4, 6]), plan_buffers(&graph, &[5]).err()), 0.0);
     assert_eq!(
         plan_buffers(&graph, &[4, 6]),
         Err(PlanError::UnknownBuffer {
@@ -202,6 +210,7 @@ fn buffer_reuse_hidden_keep() {
     let plan = plan_buffers(&graph, &[h]).unwrap();
     assert_valid(&graph, &plan, &[h]);
     let run = run_planned(&graph, &plan, &inputs, &[h]).unwrap();
+    grade_record!("kept_and_outputs", (&run.kept, &run.outputs), 1e-6);
     assert_eq!(run.kept, vec![want_h.clone()]);
     assert_eq!(run.outputs, runner_cpu::run(&graph, &inputs).unwrap());
     let reused = plan_buffers(&graph, &[]).unwrap();
@@ -231,6 +240,7 @@ fn buffer_reuse_hidden_chain_needs_two_allocations() {
             // Device intermediates: the last one is sent back, the others form the chain.
             let chain = count(&|d| d.place == Place::Device && d.contents == Contents::Empty) - 1;
             let shared = chain.min(2);
+            grade_record!("allocations_and_peak", (plan.allocation_bytes.len(), plan.peak_bytes()), 0.0);
             assert_eq!(
                 plan.allocation_bytes.len(),
                 parameters + 1 + shared,
@@ -285,6 +295,7 @@ fn buffer_reuse_hidden_no_node_writes_what_it_reads() {
         Some(4),
         None,
     ];
+    grade_record!("allocation_of", plan.allocation_of, 0.0);
     assert_eq!(plan.allocation_of, want);
     assert_valid(&graph, &plan, &[]);
     assert_same_results(&graph, &plan, &[random(3, 3, 11)]);
@@ -328,6 +339,7 @@ fn buffer_reuse_hidden_best_fit_and_peak() {
     for (b, a) in [(1, 11), (4, 12), (7, 13), (10, 11), (11, 13), (14, 12)] {
         want[b] = Some(a);
     }
+    grade_record!("best_fit", (&plan.allocation_of, plan.peak_bytes()), 0.0);
     assert_eq!(plan.allocation_of, want);
     let parameters: u64 = (0..graph.buffers().len())
         .filter(|&b| matches!(graph.buffer(b).contents, Contents::Parameter(_)))
