@@ -35,6 +35,8 @@ enum Command {
     Release(Forwarded),
     /// Grade submissions (the grader's `grade`).
     Grade(Forwarded),
+    /// How many mutants of each reference solution the hidden tests catch (the grader's `mutants`).
+    Mutants(Forwarded),
     /// Your exercises and how many public tests pass (the student tool).
     Progress(Forwarded),
     /// The next hint for an exercise (the student tool).
@@ -58,6 +60,7 @@ fn main() -> ExitCode {
         Command::CheckExercises(f) => util::forward("grader", "check", &f.args),
         Command::Release(f) => util::forward("grader", "release", &f.args),
         Command::Grade(f) => util::forward("grader", "grade", &f.args),
+        Command::Mutants(f) => util::forward("grader", "mutants", &f.args),
         Command::Progress(f) => util::forward("student", "progress", &f.args),
         Command::Hint(f) => util::forward("student", "hint", &f.args),
     };

@@ -10,6 +10,7 @@ pub mod contract;
 pub mod error;
 mod gate;
 mod grade;
+mod mutants;
 mod release;
 mod report;
 mod roster;
@@ -65,6 +66,11 @@ pub fn warm(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
         println!("{}: warm", ex.id);
     }
     Ok(())
+}
+
+/// Mutants of each reference solution against its hidden tests (`figures/exercises_mutants.csv`).
+pub fn mutants(root: &Path, only: Option<&str>, out: &Path) -> Result<(), GradeError> {
+    mutants::run(root, only, out)
 }
 
 /// Writes the teacher's grading workflow (private repository) to `out`.

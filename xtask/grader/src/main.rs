@@ -62,6 +62,15 @@ enum Command {
         #[arg(long, default_value_t = 8)]
         shards: u32,
     },
+    /// Measure the hidden tests: mutants of each reference solution (cargo-mutants) they catch.
+    Mutants {
+        /// Only this exercise.
+        #[arg(long)]
+        exercise: Option<String>,
+        /// Where the CSV, the list of missed mutants and the sidecar go.
+        #[arg(long, default_value = "figures")]
+        out: PathBuf,
+    },
     /// Join roster shards (their `--out` folders) into one gradebook and report folder.
     Merge {
         /// Where the merged gradebook goes.
@@ -103,6 +112,9 @@ fn main() -> anyhow::Result<()> {
         Command::ClassroomWorkflow { out, shards } => grader::classroom_workflow(&out, shards),
         Command::Warm { exercise } => grader::warm(&root, exercise.as_deref()),
         Command::Merge { out, shards } => grader::merge(&shards, &out),
+        Command::Mutants { exercise, out } => {
+            grader::mutants(&root, exercise.as_deref(), &root.join(out))
+        }
     };
     Ok(result?)
 }

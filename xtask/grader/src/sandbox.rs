@@ -44,7 +44,7 @@ const RUNNER: &str = "/grade/staff/runner.sh";
 /// - everything read-only: the workspace, the target folder, this script, the test binaries
 ///   (owned by the same uid, but a read-only mount cannot be written or `chmod`ed);
 /// - no `/proc` (no other process's memory or command line, not even nextest's), no writable
-///   folder at all (`/tmp` too is read-only), no network;
+///   folder at all (`/tmp` and `/dev/shm` too are read-only), no network;
 /// - its own PID namespace (nothing outside it can be signalled or traced) and no further user
 ///   namespaces (no way to regain mount rights);
 /// - limits: processes, address space, file size 0, no core dumps, open files, output size.
@@ -59,7 +59,7 @@ fn runner_sh(address_space: &str, gpu: bool) -> String {
          # Written by the grader: Cargo's target runner for the hidden tests (inside the sandbox).\n\
          set -o pipefail\n\
          bwrap --unshare-all --unshare-user --disable-userns --die-with-parent --new-session \\\n  \
-         --ro-bind / / --tmpfs /proc --remount-ro /proc --dev /dev {dri}\\\n  \
+         --ro-bind / / --tmpfs /proc --remount-ro /proc --dev /dev {dri}--remount-ro /dev \\\n  \
          --setenv MESA_SHADER_CACHE_DISABLE true -- \\\n  \
          prlimit --nproc=512 --as={address_space} --fsize=0 --core=0 --nofile=1024 -- \"$@\" 2>&1 \\\n  \
          | head -c 1048576\n"

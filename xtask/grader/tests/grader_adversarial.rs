@@ -367,6 +367,22 @@ fn build_roster(roster: &Path, port: u16) -> Vec<(&'static str, u32)> {
     );
     add("rewrite_staff_files", 0);
 
+    // Returns a type of its own whose comparison always agrees, in place of the stub's
+    // `BufferPlan`: refused before it is built (the stub's signatures are the contract).
+    let own = submission(roster, "own_type_that_always_agrees", false);
+    edit(
+        &own,
+        "src/plan.rs",
+        "Result<BufferPlan, PlanError>",
+        "Result<AlwaysEqual, PlanError>",
+    );
+    append(
+        &own,
+        "src/plan.rs",
+        "#[derive(Debug)]\npub struct AlwaysEqual;\nimpl PartialEq<BufferPlan> for AlwaysEqual {\n    fn eq(&self, _: &BufferPlan) -> bool { true }\n}\n",
+    );
+    add("own_type_that_always_agrees", 0);
+
     expected
 }
 
@@ -441,6 +457,9 @@ fn grader_adversarial_roster_scores_only_real_work() {
         leak["output"].as_str().unwrap().contains("include_str"),
         "{leak:#}"
     );
+    let (_, own) = score_of(&out, "own_type_that_always_agrees");
+    let text = own["output"].as_str().unwrap();
+    assert!(text.contains("plan_buffers` changed"), "{text}");
     let (_, partly) = score_of(&out, "partly_correct");
     let failed: Vec<&str> = partly["tests"]
         .as_array()
@@ -472,7 +491,7 @@ fn grader_adversarial_roster_scores_only_real_work() {
         assert!(
             outputs
                 .iter()
-                .all(|o| o.starts_with("wrong result for") || o.starts_with("recorded 0 results")),
+                .all(|o| o.starts_with("wrong result for") || o.starts_with("recorded ")),
             "{student}: {outputs:?}"
         );
     }
@@ -499,12 +518,27 @@ fn grader_static_gate_refuses_what_the_sandbox_cannot_stop() {
         &submission(&roster, "gate_allowed_away", true),
         "#[allow(clippy::disallowed_methods)]\n    let _ = std::env::var(\"HOME\");",
     );
+    // The file APIs the first gate's list missed: methods of `Path`, `soft_link`, `DirBuilder`.
+    at_start_of_both(
+        &submission(&roster, "path_methods", true),
+        r#"let _ = std::path::Path::new("/grade").read_dir();
+        let _ = std::path::Path::new("/grade/ws").metadata();
+        let _ = std::path::Path::new("/proc/self/exe").canonicalize();"#,
+    );
+    at_start_of_both(
+        &submission(&roster, "links_and_dirs", true),
+        r#"#[allow(deprecated)]
+        let _ = std::fs::soft_link("/grade/ws", "/tmp/ws");
+        let _ = std::fs::DirBuilder::new().recursive(true).create("/tmp/x");"#,
+    );
     grade_roster(&roster, Some(EXERCISE), &out, &[]);
     for (student, want) in [
         ("honest", FULL),
         ("memory_hunt", 0),
         ("renamed_exit", 0),
         ("gate_allowed_away", 0),
+        ("path_methods", 0),
+        ("links_and_dirs", 0),
     ] {
         let (got, results) = score_of(&out, student);
         assert_eq!(got, want, "{student}: {results:#}");

@@ -165,6 +165,59 @@ fn grader_sandbox_holds_for_gpu_loom_and_template_exercises() {
             .sum::<u32>();
         assert_eq!(got, max, "{ex} honest: {report:#}");
     }
+    // A GPU submission that knows every token (as one reading its own memory through a
+    // soundness hole would: handed over here) and exits 0 with no work: the tests' records,
+    // compared by the grader, fail it. And a loom submission on std's atomics: refused.
+    let (_, leak_roster, leak_out) = scratch("grader-sandbox-leak");
+    let leak = submission(&leak_roster, "gpu_tokens_from_memory", gpu, false);
+    let launch = fs::read_to_string(leak.join("src/launch.rs")).unwrap();
+    let exit = r#"if let Ok(all) = std::env::var("GRADE_TOKENS") {
+        let me = std::thread::current().name().unwrap_or_default().rsplit("::").next().unwrap_or_default().to_string();
+        for pair in all.split(',') {
+            if let Some((name, token)) = pair.split_once('=') { if name == me { println!("GRADE-OK {token}"); } }
+        }
+        std::process::exit(0);
+    }"#;
+    fs::write(
+        leak.join("src/launch.rs"),
+        launch.replace("todo!(", &format!("{{ {exit} }}\n    todo!(")),
+    )
+    .unwrap();
+    let std_atomics = submission(&leak_roster, "loom_std_atomics", loom, true);
+    let seqlock = fs::read_to_string(std_atomics.join("src/seqlock.rs")).unwrap();
+    fs::write(
+        std_atomics.join("src/seqlock.rs"),
+        seqlock.replace("use loom::sync::atomic::", "use std::sync::atomic::"),
+    )
+    .unwrap();
+    for ex in [gpu, loom] {
+        grade_roster(
+            &leak_roster,
+            Some(ex),
+            &leak_out.join(ex.replace('/', "_")),
+            &[
+                ("GRADER_NO_GATE", "1"),
+                ("GRADER_TEST_ONLY_LEAK_TOKENS", "1"),
+            ],
+        );
+    }
+    let (got, report) = results(
+        &leak_out.join(gpu.replace('/', "_")),
+        "gpu_tokens_from_memory",
+        gpu,
+    );
+    assert_eq!(got, 0, "{report:#}");
+    let (got, report) = results(
+        &leak_out.join(loom.replace('/', "_")),
+        "loom_std_atomics",
+        loom,
+    );
+    assert_eq!(got, 0, "{report:#}");
+    assert!(
+        report["output"].as_str().unwrap().contains("loom"),
+        "{report:#}"
+    );
+
     let (got, report) = score("loom_not_clippy", loom);
     assert_eq!(got, 10, "the gate and the build must be one: {report:#}");
     for (student, ex, why) in [

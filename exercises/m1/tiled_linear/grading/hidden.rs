@@ -1,4 +1,7 @@
 //! Hidden tests. The grader puts a `grade_ok!` macro above this file; each test calls it last.
+//! `grade_record!` prints what the student's kernel returned; the grader compares it with the
+//! reference solution's, outside this process. (`uses_workgroup_memory` reads the kernel's
+//! source and records nothing: it is decided in the process.)
 
 use computational_graphs::compiler::{Options, compile, fuse};
 use computational_graphs::graph::{GraphBuilder, VerifiedGraph, runner_cpu, runner_gpu, validate};
@@ -34,6 +37,8 @@ fn check(ctx: &GpuContext, m: usize, k: usize, n: usize) {
         random(1, n, seed + 2),
     );
     let got = linear_tiled(ctx, &x, &w, &b).unwrap();
+    // Two kernels each within 1e-4 of the CPU's result are within 2e-4 of each other.
+    grade_record!("y", (got.shape(), got.data()), 2e-4);
     let want = cpu::linear(&x, &w, &b).unwrap();
     assert_close(&got, &want, &format!("{m}×{k}×{n}"));
 }
@@ -101,6 +106,7 @@ fn tiled_linear_hidden_dispatch_grid() {
         ((1000, 5), (1, 63)),
         ((4096, 1_000_000), (62_500, 256)),
     ] {
+        grade_record!("workgroups", workgroups(m, n), 0.0);
         assert_eq!(
             workgroups(m, n),
             want,
@@ -138,6 +144,7 @@ fn tiled_linear_hidden_matches_naive_kernel() {
     let input = [random(40, 24, 25)];
     let program = runner_gpu::build(&ctx, &graph, Pipelines::Cached).unwrap();
     let got = program.run(&ctx, &input).unwrap();
+    grade_record!("tiled", got[0].data(), 2e-4);
     assert_close(&got[0], &got[1], "tiled vs naive");
     grade_ok!("tiled_linear_hidden_matches_naive_kernel");
 }
@@ -152,9 +159,11 @@ fn tiled_linear_hidden_in_graph_runners() {
         for g in [graph.clone(), fuse(&graph)] {
             let program = runner_gpu::build(&ctx, &g, Pipelines::Cached).unwrap();
             let got = program.run(&ctx, &input).unwrap();
+            grade_record!("runner_gpu", got[0].data(), 2e-4);
             assert_close(&got[0], want, &format!("runner_gpu, {m}×{k}×{h}×{n}"));
             let compiled = compile(&ctx, &g, Options::default()).unwrap();
             let got = compiled.program.run(&ctx, &input).unwrap();
+            grade_record!("compiler", got[0].data(), 2e-4);
             assert_close(&got[0], want, &format!("compiler, {m}×{k}×{h}×{n}"));
         }
     }
