@@ -18,9 +18,12 @@ use super::workspace::{self, CoursePaths, Targets};
 use super::{sandbox, staff_files};
 
 #[derive(Clone, Copy, PartialEq)]
-enum Variant {
+enum Variant<'a> {
     Stub,
     Solution,
+    /// `grading/wrong/<name>/`: a plausible wrong solution (its files laid over the reference
+    /// solution's), which must lose points.
+    Wrong(&'a str),
 }
 
 pub fn run(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
@@ -36,9 +39,21 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
     for variant in [Variant::Stub, Variant::Solution] {
         problems.extend(check_variant(root, &exercises, variant)?);
     }
+    let mut wrong_count = 0;
+    for ex in &exercises {
+        for name in wrong_solutions(ex)? {
+            wrong_count += 1;
+            problems.extend(check_variant(
+                root,
+                std::slice::from_ref(ex),
+                Variant::Wrong(&name),
+            )?);
+        }
+    }
     if problems.is_empty() {
         println!(
-            "check-exercises: {} exercises OK (stubs fail, solutions pass) in {:.1} s",
+            "check-exercises: {} exercises OK (stubs fail, solutions pass, {wrong_count} wrong \
+             solutions lose points) in {:.1} s",
             exercises.len(),
             start.elapsed().as_secs_f64()
         );
@@ -109,15 +124,30 @@ fn static_checks(ex: &Exercise) -> Result<Vec<String>, GradeError> {
     Ok(problems)
 }
 
+/// The names of an exercise's wrong solutions (`grading/wrong/<name>/`).
+pub fn wrong_solutions(ex: &Exercise) -> Result<Vec<String>, GradeError> {
+    let dir = ex.dir.join("grading/wrong");
+    let Ok(entries) = fs::read_dir(&dir) else {
+        return Ok(Vec::new());
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
 fn check_variant(
     root: &Path,
     exercises: &[Exercise],
     variant: Variant,
 ) -> Result<Vec<String>, GradeError> {
-    let label = if variant == Variant::Stub {
-        "stubs"
-    } else {
-        "solutions"
+    let label = match variant {
+        Variant::Stub => "stubs".to_string(),
+        Variant::Solution => "solutions".to_string(),
+        Variant::Wrong(name) => format!("wrong-{name}"),
     };
     // One exercise checked alone gets its own folder, so that checks of different exercises
     // can run side by side (they still take turns on the shared target folder).
@@ -125,7 +155,7 @@ fn check_variant(
         [one] => one.slug(),
         _ => "all".to_string(),
     };
-    let ws = root.join("target/exercise-check").join(scope).join(label);
+    let ws = root.join("target/exercise-check").join(scope).join(&label);
     if ws.exists() {
         fs::remove_dir_all(&ws).map_err(|e| format!("cleaning {}: {e}", ws.display()))?;
     }
@@ -153,10 +183,16 @@ fn check_variant(
         for rel in catalog::files_under(&ex.dir.join("src"))? {
             catalog::copy_file(&ex.dir.join("src").join(&rel), &dir.join("src").join(&rel))?;
         }
-        if variant == Variant::Solution {
-            let sol = ex.dir.join("grading/solution");
-            for rel in catalog::files_under(&sol)? {
-                catalog::copy_file(&sol.join(&rel), &dir.join("src").join(&rel))?;
+        let mut overlays = Vec::new();
+        if variant != Variant::Stub {
+            overlays.push(ex.dir.join("grading/solution"));
+        }
+        if let Variant::Wrong(name) = variant {
+            overlays.push(ex.dir.join("grading/wrong").join(name));
+        }
+        for layer in overlays {
+            for rel in catalog::files_under(&layer)? {
+                catalog::copy_file(&layer.join(&rel), &dir.join("src").join(&rel))?;
             }
         }
         catalog::copy_file(
@@ -232,7 +268,12 @@ fn check_variant(
         }
     }
     for ex in exercises {
-        problems.extend(judge(ex, &cases, &tokens[&ex.id], variant));
+        match variant {
+            Variant::Wrong(name) => {
+                problems.extend(judge_wrong(ex, name, &cases, &tokens[&ex.id]));
+            }
+            _ => problems.extend(judge(ex, &cases, &tokens[&ex.id], variant)),
+        }
     }
     Ok(problems)
 }
@@ -302,6 +343,40 @@ fn judge(
         }
     }
     problems
+}
+
+/// A wrong solution must build and lose points: at least one hidden test fails.
+fn judge_wrong(
+    ex: &Exercise,
+    name: &str,
+    cases: &[Case],
+    tokens: &BTreeMap<String, String>,
+) -> Vec<String> {
+    let suite = format!("{}::hidden", ex.package());
+    let lost: Vec<&str> = ex
+        .meta
+        .points
+        .keys()
+        .filter(|test| {
+            let token = format!("GRADE-OK {}", tokens[*test]);
+            !cases.iter().any(|c| {
+                c.suite == suite
+                    && &c.name == *test
+                    && c.failure.is_none()
+                    && c.stdout.lines().any(|l| l.trim_end() == token)
+            })
+        })
+        .map(String::as_str)
+        .collect();
+    if lost.is_empty() {
+        vec![format!(
+            "{}: the wrong solution grading/wrong/{name} passes every hidden test",
+            ex.id
+        )]
+    } else {
+        println!("{}: wrong solution {name} fails {}", ex.id, lost.join(", "));
+        Vec::new()
+    }
 }
 
 fn nextest_config(exercises: &[Exercise]) -> String {
