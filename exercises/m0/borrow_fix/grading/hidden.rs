@@ -69,6 +69,7 @@ fn borrow_fix_hidden_index_lists_each_document_once() {
     assert_eq!(index["GPU"], [2]);
     assert_eq!(index["42"], [4]);
     let got = as_owned(&index);
+    grade_record!("index", (&got, titles(&docs)), 0.0);
     assert_eq!(
         titles(&docs),
         ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
@@ -80,10 +81,12 @@ fn borrow_fix_hidden_index_lists_each_document_once() {
     let mut only_new: Vec<Document> = Vec::new();
     let index = add_and_index(&mut only_new, library());
     let got = as_owned(&index);
+    grade_record!("index_only_new", &got, 0.0);
     assert_eq!(got, reference_index(&only_new));
     let mut no_new = library();
     let index = add_and_index(&mut no_new, Vec::new());
     let got = as_owned(&index);
+    grade_record!("index_no_new", (&got, &no_new), 0.0);
     assert_eq!(got, reference_index(&no_new));
     assert_eq!(no_new, library());
     grade_ok!("borrow_fix_hidden_index_lists_each_document_once");
@@ -123,6 +126,7 @@ fn borrow_fix_hidden_index_copies_no_text() {
 fn borrow_fix_hidden_merge_appends_after_a_newline() {
     let mut docs = library();
     merge(&mut docs, 2, 0).unwrap();
+    grade_record!("after_merge", (&docs, docs[2].body.capacity()), 0.0);
     assert_eq!(
         docs[0].body,
         "Rust rust RUST, rust!\n\tmemory safety\nGPU-side memory; the GPU waits for the CPU."
@@ -135,14 +139,17 @@ fn borrow_fix_hidden_merge_appends_after_a_newline() {
         "the moved-from body still holds memory"
     );
     merge(&mut docs, 0, 3).unwrap();
+    grade_record!("after_merge", (&docs, docs[0].body.capacity()), 0.0);
     assert!(docs[3].body.starts_with("   \n\n  \nRust rust"));
     assert_eq!(docs[0].body.capacity(), 0);
     merge(&mut docs, 1, 3).unwrap();
+    grade_record!("after_merge", &docs, 0.0);
     assert!(
         docs[3].body.ends_with("the CPU.\n"),
         "an empty body still adds a newline"
     );
     merge(&mut docs, 3, 1).unwrap();
+    grade_record!("after_merge", &docs, 0.0);
     assert!(docs[1].body.starts_with("\n   \n"), "into an empty body");
     assert_eq!(titles(&docs), ["alpha", "beta", "gamma", "delta"]);
     grade_ok!("borrow_fix_hidden_merge_appends_after_a_newline");
@@ -165,6 +172,7 @@ fn borrow_fix_hidden_merge_rejects_bad_positions() {
             },
         ),
     ] {
+        grade_record!("refused", (merge(&mut docs, from, into), &docs), 0.0);
         assert_eq!(
             merge(&mut docs, from, into),
             Err(want),
@@ -173,6 +181,7 @@ fn borrow_fix_hidden_merge_rejects_bad_positions() {
         assert_eq!(docs, library(), "a refused merge changed the library");
     }
     let mut none: Vec<Document> = Vec::new();
+    grade_record!("refused_empty", merge(&mut none, 0, 0), 0.0);
     assert_eq!(
         merge(&mut none, 0, 0),
         Err(MergeError::NoSuchDocument { index: 0, len: 0 })
@@ -186,6 +195,10 @@ fn borrow_fix_hidden_snippet_finds_the_first_whole_word() {
         "notes",
         "categories of ships\r\n\t  a cat on board \t\r\nthe cat again\nCAT\n",
     );
+    for word in ["cat", "CAT", "categories", "again", "dog", "ship"] {
+        grade_record!("snippet", snippet(&doc, word), 0.0);
+    }
+    grade_record!("snippet", snippet(&Document::new("empty", ""), "cat"), 0.0);
     assert_eq!(snippet(&doc, "cat"), Some("a cat on board"));
     assert_eq!(snippet(&doc, "CAT"), Some("CAT"));
     assert_eq!(snippet(&doc, "categories"), Some("categories of ships"));
@@ -203,6 +216,9 @@ fn borrow_fix_hidden_snippet_points_into_the_body() {
     let doc = Document::new("log", "  first line\n\tsecond: the warp core  \nthird");
     for word in ["first", "warp", "third"] {
         let line = snippet(&doc, word).unwrap();
+        // Where the line starts in the body: the same number for every slice of it.
+        let offset = (line.as_ptr() as usize).wrapping_sub(doc.body.as_ptr() as usize);
+        grade_record!("slice", (line, offset), 0.0);
         assert!(
             inside(line, &doc.body),
             "{line:?} is a copy, not a slice of the body"
@@ -216,11 +232,13 @@ fn borrow_fix_hidden_remove_containing_keeps_both_orders() {
     let mut docs = library();
     docs.push(Document::new("eta", "the GPU"));
     let removed = remove_containing(&mut docs, "GPU");
+    grade_record!("removed", (titles(&removed), titles(&docs)), 0.0);
     assert_eq!(titles(&removed), ["gamma", "eta"]);
     assert_eq!(titles(&docs), ["alpha", "beta", "delta"]);
     assert!(remove_containing(&mut docs, "GPU").is_empty());
     assert_eq!(titles(&docs), ["alpha", "beta", "delta"]);
     let removed = remove_containing(&mut docs, "rust");
+    grade_record!("removed", (titles(&removed), titles(&docs)), 0.0);
     assert_eq!(titles(&removed), ["alpha"]);
     assert_eq!(titles(&docs), ["beta", "delta"]);
     let mut empty: Vec<Document> = Vec::new();

@@ -1,4 +1,6 @@
-//! Hidden tests. The grader puts a `grade_ok!` macro above this file; each test calls it last.
+//! Hidden tests. `grade_record!` prints what the student's code returned; the grader compares it
+//! with the reference solution's, outside this process.
+//! The grader puts a `grade_ok!` macro above this file; each test calls it last.
 
 use computational_graphs::compiler::fuse;
 use computational_graphs::graph::{
@@ -25,7 +27,9 @@ fn assert_same_results(graph: &VerifiedGraph, plan: &AliasPlan, inputs: &[Tensor
     let want = runner_cpu::run(graph, inputs).unwrap();
     let mut runner = AliasedRunner::new(graph, plan).unwrap();
     for run in 1..=2 {
-        assert_eq!(runner.run(inputs).unwrap(), want, "run {run}");
+        let got = runner.run(inputs);
+        grade_record!("outputs", &got, 1e-6);
+        assert_eq!(got.unwrap(), want, "run {run}");
     }
 }
 
@@ -40,6 +44,7 @@ fn inplace_relu_hidden_relu_after_a_transfer_runs_in_place() {
     let graph = validate(&g.finish()).unwrap();
     assert_eq!(check_in_place(&graph, 1), Ok(()));
     let plan = plan_in_place(&graph);
+    grade_record!("plan", &plan, 0.0);
     assert_eq!(
         plan,
         AliasPlan {
@@ -71,6 +76,7 @@ fn inplace_relu_hidden_refuses_parameters_and_caller_inputs() {
     };
     assert_eq!(check_in_place(&graph, 2), Err(want));
     let plan = plan_in_place(&graph);
+    grade_record!("plan", &plan, 0.0);
     assert_eq!(plan, AliasPlan::separate(&graph));
     assert_same_results(&graph, &plan, &[random(2, 4, 4)]);
     // Overwriting w is invisible in the first run and wrong in the second.
@@ -154,6 +160,7 @@ fn inplace_relu_hidden_refuses_a_later_reader() {
     );
     assert_eq!(check_in_place(&graph, 5), Ok(()));
     let plan = plan_in_place(&graph);
+    grade_record!("plan", &plan, 0.0);
     assert_eq!(plan.in_place, vec![5]);
     assert_eq!(plan.storage_of[r3], r2);
     assert_eq!(plan.saved_buffers(), 1);
@@ -225,6 +232,7 @@ fn inplace_relu_hidden_chain_shares_one_buffer() {
     g.to_host(r);
     let graph = validate(&g.finish()).unwrap();
     let plan = plan_in_place(&graph);
+    grade_record!("plan", &plan, 0.0);
     assert_eq!(
         plan,
         AliasPlan {
@@ -246,6 +254,7 @@ fn inplace_relu_hidden_results_match_runner_cpu() {
             let plain = validate(&list).unwrap();
             for graph in [fuse(&plain), plain] {
                 let plan = plan_in_place(&graph);
+    grade_record!("plan", &plan, 0.0);
                 assert_same_results(&graph, &plan, std::slice::from_ref(&x));
             }
         }
@@ -266,6 +275,7 @@ fn inplace_relu_hidden_saves_one_buffer_per_relu_on_random_graphs() {
             let (list, _) = random_graph(seed, size, depth);
             let graph = validate(&list).unwrap();
             let plan = plan_in_place(&graph);
+    grade_record!("plan", &plan, 0.0);
             assert_eq!(plan.saved_buffers(), relus, "seed {seed}, depth {depth}");
             assert_eq!(plan.saved_bytes(&graph), (relus * size * size * 4) as u64);
         }

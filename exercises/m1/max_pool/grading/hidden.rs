@@ -1,4 +1,6 @@
 //! Hidden tests. The grader puts a `grade_ok!` macro above this file; each test calls it last.
+//! `grade_record!` prints what the student's code returned; the grader compares it with the
+//! reference solution's, outside this process.
 
 use computational_graphs::Error;
 use computational_graphs::compiler::{Options, compile, fuse};
@@ -43,6 +45,10 @@ fn reference(x: &Tensor2D, k: usize) -> Tensor2D {
 
 /// Same shape, and every element within a tolerance (a NaN never passes).
 fn assert_close(got: &Tensor2D, want: &Tensor2D, what: &str) {
+    // For the grader: the shape and up to 1024 evenly spaced values (the output stays small).
+    let step = got.data().len().div_ceil(1024).max(1);
+    let sample: Vec<f32> = got.data().iter().step_by(step).copied().collect();
+    grade_record!("tensor", (got.shape(), sample), 2e-4);
     assert_eq!(got.shape(), want.shape(), "{what}: shapes differ");
     let scale = want.data().iter().fold(1.0f32, |m, v| m.max(v.abs()));
     for (i, (a, b)) in got.data().iter().zip(want.data()).enumerate() {

@@ -1,4 +1,6 @@
 //! Hidden tests. The grader puts a `grade_ok!` macro above this file; each test calls it last.
+//! `grade_record!` prints what the student's code returned; the grader compares it with the
+//! reference solution's, outside this process.
 
 use computational_graphs::compiler::{Options, compile};
 use computational_graphs::graph::{GraphBuilder, runner_cpu, runner_gpu, validate};
@@ -18,6 +20,10 @@ fn random(rows: usize, cols: usize, scale: f32, seed: u64) -> Tensor2D {
 }
 
 fn assert_close(got: &Tensor2D, want: &Tensor2D, what: &str) {
+    // For the grader: the shape and up to 1024 evenly spaced values (the output stays small).
+    let step = got.data().len().div_ceil(1024).max(1);
+    let sample: Vec<f32> = got.data().iter().step_by(step).copied().collect();
+    grade_record!("tensor", (got.shape(), sample), 2e-4);
     assert_eq!(got.shape(), want.shape(), "{what}: shapes differ");
     for (i, (g, e)) in got.data().iter().zip(want.data()).enumerate() {
         assert!(g.is_finite(), "{what}: y[{i}] = {g}");
