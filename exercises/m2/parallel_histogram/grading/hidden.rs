@@ -1,4 +1,6 @@
-//! Hidden tests. The grader puts a `grade_ok!` macro above this file; each test calls it last.
+//! Hidden tests. `grade_record!` prints what the student's code returned; the grader compares it
+//! with the reference solution's, outside this process.
+//! The grader puts a `grade_ok!` macro above this file; each test calls it last.
 
 use std::collections::HashMap;
 use std::thread::{self, ThreadId};
@@ -142,6 +144,7 @@ fn parallel_histogram_hidden_empty_input() {
     let s = spec(0, 100, 7);
     for threads in [1, 4] {
         let counted = parallel_histogram(&[], &s, threads).unwrap();
+        grade_record!("histogram", &counted.histogram, 0.0);
         assert_eq!(counted.histogram, reference(&[], 0, 100, 7));
         assert!(counted.takes.is_empty(), "nothing to take, nothing taken");
     }
@@ -155,6 +158,7 @@ fn parallel_histogram_hidden_one_sample() {
         assert_eq!(s.slot(value), want, "slot({value}) with bins over 100..200");
         for threads in [1, 3] {
             let counted = parallel_histogram(&[value], &s, threads).unwrap();
+            grade_record!("histogram", &counted.histogram, 0.0);
             assert_eq!(counted.histogram, reference(&[value], 100, 200, 4));
             assert_split(&counted, 1, threads);
         }
@@ -168,6 +172,7 @@ fn parallel_histogram_hidden_more_threads_than_samples() {
     let data = [1, 9, 4];
     for threads in [3, 4, 16] {
         let counted = parallel_histogram(&data, &s, threads).unwrap();
+        grade_record!("histogram", &counted.histogram, 0.0);
         assert_eq!(counted.histogram, reference(&data, 0, 10, 5));
         assert_split(&counted, data.len(), threads);
     }
@@ -206,6 +211,7 @@ fn parallel_histogram_hidden_bins_at_the_edges() {
     assert_eq!(s.slot(u32::MAX / 2), Slot::Bin(MAX_BINS / 2 - 1));
     let data = [0, 1, 4096, u32::MAX / 2, u32::MAX - 2, u32::MAX - 1];
     let counted = parallel_histogram(&data, &s, 2).unwrap();
+    grade_record!("histogram", &counted.histogram, 0.0);
     assert_eq!(counted.histogram, reference(&data, 0, u32::MAX, MAX_BINS));
     grade_ok!("parallel_histogram_hidden_bins_at_the_edges");
 }
@@ -221,6 +227,7 @@ fn parallel_histogram_hidden_out_of_range_values() {
             h.above, 3,
             "2000, 2001 and u32::MAX are at or above hi = 2000"
         );
+        grade_record!("histogram", &h, 0.0);
         assert_eq!(h, reference(&data, 1000, 2000, 10));
         assert_eq!(h.total(), data.len() as u64);
     }
@@ -246,6 +253,7 @@ fn parallel_histogram_hidden_matches_the_reference() {
             let want = reference(&data, lo, hi, bins);
             for threads in [1, 2, 3, 7, 16] {
                 let counted = parallel_histogram(&data, &s, threads).unwrap();
+                grade_record!("histogram", &counted.histogram, 0.0);
                 assert_eq!(
                     counted.histogram, want,
                     "{n} samples, bins {lo}..{hi} / {bins}, {threads} threads"
@@ -264,6 +272,7 @@ fn parallel_histogram_hidden_same_result_every_run() {
     let want = reference(&data, 1_000, 65_000, 64);
     for run in 0..20 {
         let got = parallel_histogram(&data, &s, 8).unwrap().histogram;
+        grade_record!("histogram", &got, 0.0);
         assert_eq!(got, want, "run {run} of 20 differs");
     }
     grade_ok!("parallel_histogram_hidden_same_result_every_run");
@@ -276,6 +285,7 @@ fn parallel_histogram_hidden_work_is_split_fairly() {
     let s = spec(0, 256, 16);
     for threads in [1, 2, 3, 4, 8] {
         let counted = parallel_histogram(&data, &s, threads).unwrap();
+        grade_record!("histogram", &counted.histogram, 0.0);
         assert_eq!(counted.histogram, reference(&data, 0, 256, 16));
         assert_split(&counted, data.len(), threads);
     }

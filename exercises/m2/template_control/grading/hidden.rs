@@ -153,6 +153,13 @@ fn assert_pixel(image: &Image, p: (u32, u32), want: [u8; 3], what: &str) {
 }
 
 fn coverage(image: &Image) -> usize {
+    // For the grader: the share of the picture the shape covers (within 1 % of the reference).
+    let covered = coverage_count(image);
+    grade_record!("coverage", covered as f64 / f64::from(SIZE * SIZE), 0.01);
+    covered
+}
+
+fn coverage_count(image: &Image) -> usize {
     (0..SIZE)
         .flat_map(|y| (0..SIZE).map(move |x| (x, y)))
         .filter(|&p| is(image, p, GREEN))
@@ -267,6 +274,7 @@ fn template_control_hidden_apply_changes_only_the_size() {
     let fresh = Scene::new(still());
     let mut scene = fresh.clone();
     apply(&Params::default(), &mut scene);
+    grade_record!("scene", &scene, 1e-6);
     assert_eq!(scene, fresh, "100 % leaves a fresh scene exactly as it is");
 
     let mut moved = Scene::new(still());
@@ -276,6 +284,7 @@ fn template_control_hidden_apply_changes_only_the_size() {
     moved.params.colour = [1, 2, 3];
     let mut scene = moved.clone();
     apply(&Params { size_percent: 50.0 }, &mut scene);
+    grade_record!("scene", &scene, 1e-6);
     assert!(near(scene.scale, 0.5 * START_SCALE), "{}", scene.scale);
     scene.scale = moved.scale;
     assert_eq!(scene, moved, "only the size may change");
@@ -304,6 +313,7 @@ fn template_control_hidden_apply_clamps_and_ignores_nan() {
             },
             &mut scene,
         );
+        grade_record!("scene", &scene, 1e-6);
         assert!(
             near(scene.scale, want * START_SCALE),
             "{percent} %: radius {}, expected {}",
