@@ -1,6 +1,12 @@
 //! Hidden tests. The grader puts a `grade_ok!` macro above this file; each test calls it last.
 
-use ex_m3_compensated_sum::neumaier_sum;
+/// The student's sum, recorded for the grader (which compares it, exactly, with the reference
+/// solution's outside this process).
+fn neumaier_sum(xs: &[f64]) -> f64 {
+    let sum = ex_m3_compensated_sum::neumaier_sum(xs);
+    grade_record!("sum", sum, 0.0);
+    sum
+}
 
 /// SplitMix64, so the inputs are the same on every run.
 struct Rng(u64);
