@@ -10,7 +10,9 @@
 //! 6. [`matmul_ladder`] and [`cpu_matmul`]: how fast can the Linear operator's core get;
 //! 7. [`transfers`]: what moving data to and from the device costs, and overlapping it with compute;
 //! 8. [`kernel_speed`]: what the exercises' kernel-timing programs share;
-//! 9. [`autograd`]: the backward pass of Linear, ReLU and softmax + cross-entropy, for training.
+//! 9. [`autograd`]: the backward pass of Linear, ReLU and softmax + cross-entropy, for training;
+//! 10. [`strided`]: N-D views of one storage (offset, shape, strides): transpose, slice and
+//!     broadcast without copies.
 //!
 //! ```
 //! use computational_graphs::{graph, ops, tensor::Tensor2D};
@@ -37,6 +39,7 @@ pub mod matmul_ladder;
 pub mod ops;
 pub mod random_graph;
 pub mod rng;
+pub mod strided;
 pub mod tensor;
 pub mod transfers;
 

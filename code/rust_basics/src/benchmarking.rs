@@ -51,6 +51,80 @@ fn time(f: &mut impl FnMut()) -> f64 {
 }
 // ANCHOR_END: compare
 
+// ANCHOR: decide
+/// What several independent runs of [`compare`] say about `b` against `a`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Verdict {
+    /// `b` takes `ratio` (< 1) times as long as `a`, in every run.
+    BFaster { ratio: f64 },
+    /// `b` takes `ratio` (> 1) times as long as `a`, in every run.
+    BSlower { ratio: f64 },
+    /// The runs disagree on which is faster, or the spreads overlap in most runs.
+    NoClearDifference { ratio: f64 },
+}
+
+/// A rule for "do these two versions differ?": call a difference only if **every** run puts
+/// `b`'s median on the same side of `a`'s, **and** in most runs the p10–p90 ranges do not
+/// overlap. `ratio` is the median over runs of `b`'s median / `a`'s median.
+pub fn decide(runs: &[(Stats, Stats)]) -> Verdict {
+    let mut ratios: Vec<f64> = runs.iter().map(|(a, b)| b.median / a.median).collect();
+    ratios.sort_by(f64::total_cmp);
+    let ratio = ratios.get(ratios.len() / 2).copied().unwrap_or(1.0);
+    let apart = runs
+        .iter()
+        .filter(|(a, b)| a.p90 < b.p10 || b.p90 < a.p10)
+        .count();
+    let clear = !runs.is_empty() && 2 * apart > runs.len();
+    match (clear, ratios.first(), ratios.last()) {
+        (true, _, Some(&hi)) if hi < 1.0 => Verdict::BFaster { ratio },
+        (true, Some(&lo), _) if lo > 1.0 => Verdict::BSlower { ratio },
+        _ => Verdict::NoClearDifference { ratio },
+    }
+}
+// ANCHOR_END: decide
+
+// ANCHOR: timer
+/// What the clock behind `Instant` can resolve: the smallest non-zero step seen between two
+/// back-to-back readings, and what one reading costs on average.
+#[derive(Clone, Copy, Debug)]
+pub struct TimerProbe {
+    pub smallest_step: Duration,
+    pub cost_per_call: Duration,
+}
+
+pub fn probe_timer(calls: u32) -> TimerProbe {
+    let start = Instant::now();
+    let mut previous = start;
+    let mut smallest = Duration::MAX;
+    for _ in 0..calls {
+        let now = Instant::now();
+        let step = now - previous;
+        if !step.is_zero() {
+            smallest = smallest.min(step);
+        }
+        previous = now;
+    }
+    TimerProbe {
+        smallest_step: smallest,
+        cost_per_call: start.elapsed() / calls.max(1),
+    }
+}
+// ANCHOR_END: timer
+
+// ANCHOR: chain
+/// `steps` multiply-adds, each waiting for the one before: a fixed amount of work whose time
+/// follows the CPU's clock frequency (and not memory), to watch the clock change.
+pub fn dependent_chain(seed: u64, steps: u64) -> u64 {
+    let mut x = seed;
+    for _ in 0..steps {
+        x = black_box(x)
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+    }
+    x
+}
+// ANCHOR_END: chain
+
 // ANCHOR: black_box
 /// A sum whose input and result pass through `black_box`: the optimiser must assume someone
 /// looks at them, so it can neither compute the sum at compile time nor skip it.
@@ -83,6 +157,63 @@ mod tests {
         assert_eq!(a.samples, 3);
         assert_eq!(b.samples, 3);
         assert_eq!(order.into_inner().iter().collect::<String>(), "abababab");
+    }
+
+    fn stats(p10: f64, median: f64, p90: f64) -> Stats {
+        Stats {
+            median,
+            min: p10,
+            max: p90,
+            p10,
+            p90,
+            samples: 3,
+        }
+    }
+
+    #[test]
+    fn decide_calls_a_difference_only_when_runs_agree_and_ranges_separate() {
+        let a = stats(0.9, 1.0, 1.1);
+        let fast = stats(0.45, 0.5, 0.55);
+        assert_eq!(
+            decide(&[(a, fast), (a, fast), (a, fast)]),
+            Verdict::BFaster { ratio: 0.5 }
+        );
+        let slow = stats(1.9, 2.0, 2.1);
+        assert_eq!(
+            decide(&[(a, slow), (a, slow)]),
+            Verdict::BSlower { ratio: 2.0 }
+        );
+        // one run says the other way round: no verdict
+        let verdict = decide(&[(a, fast), (a, slow), (a, fast)]);
+        assert!(matches!(verdict, Verdict::NoClearDifference { .. }));
+        // medians differ by 5 % but the spreads overlap: no verdict
+        let close = stats(0.85, 0.95, 1.05);
+        assert!(matches!(
+            decide(&[(a, close), (a, close)]),
+            Verdict::NoClearDifference { .. }
+        ));
+        assert!(matches!(
+            decide(&[]),
+            Verdict::NoClearDifference { ratio: 1.0 }
+        ));
+    }
+
+    #[test]
+    fn the_timer_moves_and_costs_something() {
+        let probe = probe_timer(10_000);
+        assert!(
+            probe.smallest_step > Duration::ZERO && probe.smallest_step < Duration::from_millis(20)
+        );
+        assert!(probe.cost_per_call < Duration::from_millis(1));
+    }
+
+    #[test]
+    fn the_chain_is_deterministic() {
+        assert_eq!(dependent_chain(7, 0), 7);
+        assert_eq!(
+            dependent_chain(1, 2),
+            dependent_chain(dependent_chain(1, 1), 1)
+        );
     }
 
     #[test]

@@ -56,6 +56,39 @@ pub fn activate_all(layers: &[Box<dyn Activation>], values: &mut [f32]) {
 }
 // ANCHOR_END: dispatch
 
+// ANCHOR: dispatch_per_element
+/// Dynamic dispatch inside the loop: one vtable call per element. The compiler cannot see
+/// which `apply` runs, so it can neither inline it nor vectorise the loop.
+pub fn activate_each_dyn(act: &dyn Activation, values: &mut [f32]) {
+    for v in values {
+        *v = act.apply(*v);
+    }
+}
+
+/// The closed alternative: an enum, matched per element. The compiler sees every case, and
+/// can move the match out of the loop when the value does not change inside it.
+#[derive(Clone, Copy, Debug)]
+pub enum ActivationKind {
+    Relu,
+    LeakyRelu { slope: f32 },
+}
+
+pub fn activate_each_enum(kind: ActivationKind, values: &mut [f32]) {
+    for v in values {
+        *v = match kind {
+            ActivationKind::Relu => v.max(0.0),
+            ActivationKind::LeakyRelu { slope } => {
+                if *v > 0.0 {
+                    *v
+                } else {
+                    slope * *v
+                }
+            }
+        };
+    }
+}
+// ANCHOR_END: dispatch_per_element
+
 // ANCHOR: generic
 /// The largest element of any slice whose elements can be compared and copied.
 /// `PartialOrd` (not `Ord`) so that it works for floats; NaNs are skipped.
@@ -91,6 +124,27 @@ mod tests {
         let mut v = [-10.0, 4.0];
         activate_all(&layers, &mut v);
         assert_eq!(v, [0.0, 4.0]);
+    }
+
+    #[test]
+    fn every_dispatch_gives_the_same_numbers() {
+        let input: Vec<f32> = (-8..8).map(|i| i as f32 * 0.5).collect();
+        let leaky = LeakyRelu { slope: 0.25 };
+        let mut a = input.clone();
+        activate(&leaky, &mut a);
+        let mut b = input.clone();
+        let boxed: Vec<Box<dyn Activation>> = vec![Box::new(LeakyRelu { slope: 0.25 })];
+        activate_all(&boxed, &mut b);
+        let mut c = input.clone();
+        activate_each_dyn(&leaky, &mut c);
+        let mut d = input;
+        activate_each_enum(ActivationKind::LeakyRelu { slope: 0.25 }, &mut d);
+        assert_eq!(a, b);
+        assert_eq!(a, c);
+        assert_eq!(a, d);
+        let mut e = [-1.0, 2.0];
+        activate_each_enum(ActivationKind::Relu, &mut e);
+        assert_eq!(e, [0.0, 2.0]);
     }
 
     #[test]

@@ -1,0 +1,128 @@
+//! `cargo run --release -p computational_graphs --bin tensor_view_figures`: what a strided view
+//! costs to walk. Sums an n×n f32 matrix three ways with the same loop: through its row-major
+//! view, through its transposed view (no copy, stride n), and by copying the transpose to a
+//! contiguous buffer first. Writes `tensor_views_walk.{csv,svg,json}` to the figures folder.
+
+use std::error::Error;
+use std::process::ExitCode;
+
+use bench_harness::{
+    Csv, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, Stats, black_box,
+    figures_dir,
+};
+use computational_graphs::strided::{StridedView, sum_2d, sum_contiguous_copy};
+
+const PARTS: [&str; 1] = ["walk"];
+
+fn main() -> ExitCode {
+    let args = FigureArgs::parse_with_about(
+        "Times summing a matrix through its row-major view, its transposed view, and a copy",
+    );
+    bench_harness::exit_code(run(&args))
+}
+
+fn run(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
+    args.start(&PARTS)?;
+    if cfg!(debug_assertions) {
+        eprintln!("warning: a debug build measures unoptimised code; use --release for figures");
+    }
+    let machine = MachineInfo::detect();
+    println!("machine: {}", machine.summary());
+    if args.wants("walk") {
+        walk(args, &machine)?;
+    }
+    Ok(())
+}
+
+/// Each sample sums at least this many elements (small matrices are summed repeatedly).
+const ELEMENTS_PER_SAMPLE: usize = 1 << 22;
+
+fn walk(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
+    let (sizes, samples): (Vec<usize>, usize) = if args.quick {
+        (vec![64, 256], 5)
+    } else {
+        (vec![64, 256, 512, 1024, 2048, 4096], 15)
+    };
+    let variants = [
+        "row-major view",
+        "transposed view (stride n)",
+        "copy transpose, then sum",
+    ];
+    let mut csv = Csv::new(&[
+        "variant",
+        "n",
+        "matrix_mib",
+        "median_ns_per_element",
+        "p10_ns_per_element",
+        "p90_ns_per_element",
+        "samples",
+    ]);
+    let mut series: Vec<Series> = variants.iter().map(|v| Series::new(v)).collect();
+    let progress = Progress::new(sizes.len() as u64, "strided walks");
+    for &n in &sizes {
+        // Small integers keep every sum exact, so the three results must be equal.
+        let data: Vec<f32> = (0..n * n).map(|i| (i % 7) as f32).collect();
+        let matrix = StridedView::row_major(&data, &[n, n])?;
+        let transposed = matrix.transpose(0, 1)?;
+        let expected = sum_2d(&matrix)?;
+        if sum_2d(&transposed)? != expected || sum_contiguous_copy(&transposed)? != expected {
+            return Err("the three sums differ: the views are wrong".into());
+        }
+        let reps = (ELEMENTS_PER_SAMPLE / (n * n)).max(1);
+        let time = |f: &dyn Fn() -> f32| {
+            bench_harness::measure(2, samples, || {
+                for _ in 0..reps {
+                    black_box(f());
+                }
+            })
+        };
+        let stats: [Stats; 3] = [
+            time(&|| sum_2d(black_box(&matrix)).unwrap_or(f32::NAN)),
+            time(&|| sum_2d(black_box(&transposed)).unwrap_or(f32::NAN)),
+            time(&|| sum_contiguous_copy(black_box(&transposed)).unwrap_or(f32::NAN)),
+        ];
+        let per_element = (reps * n * n) as f64;
+        let ns = |s: f64| s * 1e9 / per_element;
+        let mib = (n * n * 4) as f64 / (1 << 20) as f64;
+        for ((name, st), line) in variants.iter().zip(&stats).zip(&mut series) {
+            csv.row(&[
+                (*name).into(),
+                n.to_string(),
+                format!("{mib:.3}"),
+                format!("{:.4}", ns(st.median)),
+                format!("{:.4}", ns(st.p10)),
+                format!("{:.4}", ns(st.p90)),
+                st.samples.to_string(),
+            ]);
+            line.point_with_spread(n as f64, ns(st.median), ns(st.p10), ns(st.p90));
+        }
+        progress.step(&format!("n = {n}"));
+    }
+    progress.finish();
+    let dir = figures_dir();
+    csv.write(&dir.join("tensor_views_walk.csv"))?;
+    LineChart {
+        title: "Summing an n×n f32 matrix through a view: same loop, other strides".into(),
+        subtitle: format!(
+            "{} — median of {samples}, whiskers p10–p90",
+            machine.cpu_model
+        ),
+        x_label: "n (matrix is n×n)".into(),
+        y_label: "ns per element".into(),
+        log_x: true,
+        log_y: true,
+        series,
+        markers: Vec::new(),
+    }
+    .write(&dir.join("tensor_views_walk.svg"))?;
+    let mut sidecar = Sidecar::new(
+        "tensor_views_walk",
+        "sum of an n×n f32 matrix through its row-major view, its transposed view, and a contiguous copy of the transpose; ns per element",
+    );
+    sidecar.notes.push(format!(
+        "each sample sums at least {ELEMENTS_PER_SAMPLE} elements (small matrices repeatedly); one f32 accumulator, so the row-major walk is bound by the add's latency"
+    ));
+    sidecar.write(&dir.join("tensor_views_walk.json"))?;
+    println!("{}", csv.as_str());
+    Ok(())
+}

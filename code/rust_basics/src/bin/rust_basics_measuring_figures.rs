@@ -1,0 +1,371 @@
+//! `cargo run --release -p rust_basics --bin rust_basics_measuring_figures`: the measurements
+//! behind module 0's traits and benchmarking pages. Writes, under the figures folder:
+//!
+//! - `rust_basics_dispatch.{csv,svg,json}`: one activation applied through a generic, a
+//!   `Box<dyn>` called once per slice, a `&dyn` called per element, and an enum matched per
+//!   element, in ns per element;
+//! - `rust_basics_timer.{csv,json}`: the smallest step `Instant` shows and what a reading costs;
+//! - `rust_basics_repeats.{csv,svg,json}`: two pairs of versions compared in ten independent
+//!   runs, and what [`decide`] concludes;
+//! - `rust_basics_clock.{csv,svg,json}`: a fixed chain of multiply-adds timed right after the
+//!   CPU has been idle, to see whether the clock speeds up.
+
+use std::error::Error;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use bench_harness::{
+    BarChart, Csv, FigureArgs, LineChart, MachineInfo, Series, Sidecar, Stats, black_box,
+    figures_dir,
+};
+use rust_basics::benchmarking::{compare, decide, dependent_chain, probe_timer};
+use rust_basics::iterators::{dot_indexed, dot_iter, dot_lanes};
+use rust_basics::traits::{
+    Activation, ActivationKind, LeakyRelu, activate, activate_all, activate_each_dyn,
+    activate_each_enum,
+};
+
+const PARTS: [&str; 4] = ["dispatch", "timer", "repeats", "clock"];
+
+fn main() -> ExitCode {
+    let args = FigureArgs::parse_with_about(
+        "Measures static vs dynamic dispatch, the timer, repeated comparisons and the CPU clock",
+    );
+    bench_harness::exit_code(run(&args))
+}
+
+fn run(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
+    args.start(&PARTS)?;
+    if cfg!(debug_assertions) {
+        eprintln!("warning: a debug build measures unoptimised code; use --release for figures");
+    }
+    let machine = MachineInfo::detect();
+    println!("machine: {}", machine.summary());
+    if args.wants("dispatch") {
+        dispatch(args, &machine)?;
+    }
+    if args.wants("timer") {
+        timer(args)?;
+    }
+    if args.wants("repeats") {
+        repeats(args, &machine)?;
+    }
+    if args.wants("clock") {
+        clock(args, &machine)?;
+    }
+    Ok(())
+}
+
+/// Elements processed per timed sample (a short slice is processed repeatedly).
+const ELEMENTS_PER_SAMPLE: usize = 1 << 20;
+
+fn dispatch(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
+    const N: usize = 4096;
+    let samples = if args.quick { 5 } else { 31 };
+    let reps = ELEMENTS_PER_SAMPLE / N;
+    // Slope 1 leaves the values unchanged, so repeated passes see the same numbers (and never
+    // drift into slow subnormals); `black_box` hides the 1 from the optimiser.
+    let slope = black_box(1.0f32);
+    let leaky = LeakyRelu { slope };
+    let boxed: Vec<Box<dyn Activation>> = vec![Box::new(LeakyRelu { slope })];
+    let kind = ActivationKind::LeakyRelu { slope };
+    let mut values: Vec<f32> = (0..N).map(|i| ((i * 37) % 101) as f32 - 50.0).collect();
+    let mut time = |f: &mut dyn FnMut(&mut [f32])| {
+        bench_harness::measure(3, samples, || {
+            for _ in 0..reps {
+                f(black_box(&mut values));
+            }
+        })
+    };
+    let rows: [(&str, Stats); 4] = [
+        (
+            "generic (static)",
+            time(&mut |v| activate(black_box(&leaky), v)),
+        ),
+        (
+            "Box<dyn>, one call per slice",
+            time(&mut |v| activate_all(black_box(&boxed), v)),
+        ),
+        (
+            "&dyn, one call per element",
+            time(&mut |v| activate_each_dyn(black_box(&leaky as &dyn Activation), v)),
+        ),
+        (
+            "enum, match per element",
+            time(&mut |v| activate_each_enum(black_box(kind), v)),
+        ),
+    ];
+    let per_element = (reps * N) as f64;
+    let ns = |s: f64| s * 1e9 / per_element;
+    let mut csv = Csv::new(&[
+        "variant",
+        "n",
+        "median_ns_per_element",
+        "p10_ns_per_element",
+        "p90_ns_per_element",
+        "samples",
+    ]);
+    for (name, st) in &rows {
+        csv.row(&[
+            (*name).into(),
+            N.to_string(),
+            format!("{:.4}", ns(st.median)),
+            format!("{:.4}", ns(st.p10)),
+            format!("{:.4}", ns(st.p90)),
+            st.samples.to_string(),
+        ]);
+    }
+    let dir = figures_dir();
+    csv.write(&dir.join("rust_basics_dispatch.csv"))?;
+    BarChart {
+        title: format!("Leaky ReLU over {N} f32: static vs dynamic dispatch"),
+        subtitle: format!(
+            "{} — median of {samples}, whiskers p10–p90",
+            machine.cpu_model
+        ),
+        y_label: "ns per element".into(),
+        log_y: false,
+        bars: rows
+            .iter()
+            .map(|(name, st)| {
+                (
+                    (*name).into(),
+                    ns(st.median),
+                    Some((ns(st.p10), ns(st.p90))),
+                )
+            })
+            .collect(),
+    }
+    .write(&dir.join("rust_basics_dispatch.svg"))?;
+    let mut sidecar = Sidecar::new(
+        "rust_basics_dispatch",
+        "leaky ReLU (slope 1, hidden from the optimiser) over 4096 f32 through four kinds of dispatch, ns per element",
+    );
+    sidecar.notes.push(format!(
+        "each sample processes {ELEMENTS_PER_SAMPLE} elements (the slice {reps} times)"
+    ));
+    sidecar.write(&dir.join("rust_basics_dispatch.json"))?;
+    println!("{}", csv.as_str());
+    Ok(())
+}
+
+fn timer(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
+    let (rounds, calls) = if args.quick {
+        (2, 10_000)
+    } else {
+        (5, 1_000_000)
+    };
+    let mut csv = Csv::new(&["round", "calls", "smallest_step_ns", "cost_per_call_ns"]);
+    for round in 0..rounds {
+        let probe = probe_timer(calls);
+        csv.row(&[
+            round.to_string(),
+            calls.to_string(),
+            format!("{:.1}", probe.smallest_step.as_secs_f64() * 1e9),
+            format!("{:.2}", probe.cost_per_call.as_secs_f64() * 1e9),
+        ]);
+    }
+    let dir = figures_dir();
+    csv.write(&dir.join("rust_basics_timer.csv"))?;
+    let mut sidecar = Sidecar::new(
+        "rust_basics_timer",
+        "back-to-back Instant::now() readings: the smallest non-zero step and the mean cost of one reading",
+    );
+    sidecar.notes.push(format!(
+        "clock source: {}",
+        read_sys("/sys/devices/system/clocksource/clocksource0/current_clocksource")
+    ));
+    sidecar.write(&dir.join("rust_basics_timer.json"))?;
+    println!("{}", csv.as_str());
+    Ok(())
+}
+
+fn repeats(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
+    const N: usize = 4096;
+    let (runs, samples) = if args.quick { (3, 5) } else { (10, 21) };
+    let reps = (1 << 18) / N;
+    let per_element = (reps * N) as f64;
+    let ns = |s: f64| s * 1e9 / per_element;
+    type Dot = fn(&[f32], &[f32]) -> f32;
+    let pairs: [(&str, Dot, &str, Dot); 2] = [
+        ("index loop", dot_indexed, "iterator", dot_iter),
+        ("iterator", dot_iter, "8 partial sums", dot_lanes),
+    ];
+    let mut csv = Csv::new(&[
+        "a",
+        "b",
+        "run",
+        "a_median_ns",
+        "a_p10_ns",
+        "a_p90_ns",
+        "b_median_ns",
+        "b_p10_ns",
+        "b_p90_ns",
+        "samples",
+    ]);
+    let mut verdicts = Csv::new(&["a", "b", "runs", "verdict", "median_ratio_b_over_a"]);
+    let mut series = Vec::new();
+    for (name_a, a, name_b, b) in pairs {
+        let mut line_a = Series::new(&format!("{name_a} (vs {name_b})"));
+        let mut line_b = Series::new(&format!("{name_b} (vs {name_a})"));
+        let mut results = Vec::new();
+        for run in 0..runs {
+            // Fresh vectors each run: a new allocation, as a new process would get.
+            let x: Vec<f32> = (0..N).map(|i| (i % 100) as f32 * 0.01).collect();
+            let y: Vec<f32> = (0..N).map(|i| 1.0 - (i % 10) as f32 * 0.1).collect();
+            let (sa, sb) = compare(
+                3,
+                samples,
+                || {
+                    for _ in 0..reps {
+                        black_box(a(black_box(&x), black_box(&y)));
+                    }
+                },
+                || {
+                    for _ in 0..reps {
+                        black_box(b(black_box(&x), black_box(&y)));
+                    }
+                },
+            );
+            csv.row(&[
+                name_a.into(),
+                name_b.into(),
+                run.to_string(),
+                format!("{:.4}", ns(sa.median)),
+                format!("{:.4}", ns(sa.p10)),
+                format!("{:.4}", ns(sa.p90)),
+                format!("{:.4}", ns(sb.median)),
+                format!("{:.4}", ns(sb.p10)),
+                format!("{:.4}", ns(sb.p90)),
+                samples.to_string(),
+            ]);
+            line_a.point_with_spread(run as f64, ns(sa.median), ns(sa.p10), ns(sa.p90));
+            line_b.point_with_spread(run as f64, ns(sb.median), ns(sb.p10), ns(sb.p90));
+            results.push((sa, sb));
+        }
+        let verdict = decide(&results);
+        let (word, ratio) = match verdict {
+            rust_basics::benchmarking::Verdict::BFaster { ratio } => ("b faster", ratio),
+            rust_basics::benchmarking::Verdict::BSlower { ratio } => ("b slower", ratio),
+            rust_basics::benchmarking::Verdict::NoClearDifference { ratio } => {
+                ("no clear difference", ratio)
+            }
+        };
+        verdicts.row(&[
+            name_a.into(),
+            name_b.into(),
+            runs.to_string(),
+            word.into(),
+            format!("{ratio:.3}"),
+        ]);
+        series.push(line_a);
+        series.push(line_b);
+    }
+    let dir = figures_dir();
+    csv.write(&dir.join("rust_basics_repeats.csv"))?;
+    verdicts.write(&dir.join("rust_basics_repeats_verdicts.csv"))?;
+    LineChart {
+        title: format!("Dot product of {N} f32: two pairs of versions, {runs} independent runs"),
+        subtitle: format!(
+            "{} — median of {samples} per run, whiskers p10–p90",
+            machine.cpu_model
+        ),
+        x_label: "run".into(),
+        y_label: "ns per element".into(),
+        log_x: false,
+        log_y: true,
+        series,
+        markers: Vec::new(),
+    }
+    .write(&dir.join("rust_basics_repeats.svg"))?;
+    let mut sidecar = Sidecar::new(
+        "rust_basics_repeats",
+        "index loop vs iterator and iterator vs 8 partial sums, each pair measured alternately in independent runs; verdicts by benchmarking::decide",
+    );
+    sidecar.notes.push(format!(
+        "each sample computes {reps} dot products of {N} elements"
+    ));
+    sidecar.write(&dir.join("rust_basics_repeats.json"))?;
+    println!("{}\n{}", csv.as_str(), verdicts.as_str());
+    Ok(())
+}
+
+fn clock(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
+    let (idle, span) = if args.quick {
+        (Duration::from_millis(200), Duration::from_millis(40))
+    } else {
+        (Duration::from_secs(2), Duration::from_millis(400))
+    };
+    const STEPS: u64 = 20_000;
+    const BIN_MS: f64 = 4.0;
+    let governor = read_sys("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+    std::thread::sleep(idle);
+    let start = Instant::now();
+    let mut chunks: Vec<(f64, f64)> = Vec::new(); // (ms since start, ns per step)
+    let mut seed = 1;
+    while start.elapsed() < span {
+        let t0 = Instant::now();
+        seed = dependent_chain(seed, STEPS);
+        let took = t0.elapsed().as_secs_f64();
+        chunks.push(((t0 - start).as_secs_f64() * 1e3, took * 1e9 / STEPS as f64));
+    }
+    black_box(seed);
+    let mut csv = Csv::new(&[
+        "ms_since_idle",
+        "median_ns_per_step",
+        "min_ns_per_step",
+        "chunks",
+    ]);
+    let mut line = Series::new("multiply-add chain");
+    let bins = (span.as_secs_f64() * 1e3 / BIN_MS).ceil() as usize;
+    for bin in 0..bins {
+        let lo = bin as f64 * BIN_MS;
+        let in_bin: Vec<f64> = chunks
+            .iter()
+            .filter(|(t, _)| *t >= lo && *t < lo + BIN_MS)
+            .map(|c| c.1 * 1e-9)
+            .collect();
+        let Some(st) = Stats::from_seconds(&in_bin) else {
+            continue;
+        };
+        csv.row(&[
+            format!("{lo:.0}"),
+            format!("{:.4}", st.median * 1e9),
+            format!("{:.4}", st.min * 1e9),
+            st.samples.to_string(),
+        ]);
+        line.point(lo, st.median * 1e9);
+    }
+    let dir = figures_dir();
+    csv.write(&dir.join("rust_basics_clock.csv"))?;
+    LineChart {
+        title: "A fixed chain of multiply-adds, timed from the end of an idle pause".into(),
+        subtitle: format!(
+            "{} — {} ms idle first; median per {BIN_MS} ms bin",
+            machine.cpu_model,
+            idle.as_millis()
+        ),
+        x_label: "ms since the pause".into(),
+        y_label: "ns per step".into(),
+        log_x: false,
+        log_y: false,
+        series: vec![line],
+        markers: Vec::new(),
+    }
+    .write(&dir.join("rust_basics_clock.svg"))?;
+    let mut sidecar = Sidecar::new(
+        "rust_basics_clock",
+        "ns per multiply-add step in chunks of 20000 steps, from the end of an idle sleep; a falling curve means the clock speeds up",
+    );
+    sidecar.notes.push(format!("cpufreq governor: {governor}"));
+    sidecar.write(&dir.join("rust_basics_clock.json"))?;
+    println!("{}", csv.as_str());
+    Ok(())
+}
+
+/// A one-line kernel setting from /sys, or why it is unknown (VMs often hide cpufreq).
+fn read_sys(path: &str) -> String {
+    std::fs::read_to_string(path)
+        .map(|s| s.trim().to_owned())
+        .unwrap_or_else(|_| format!("unknown ({path} not readable)"))
+}
