@@ -1,6 +1,14 @@
 //! Hidden tests. The grader puts a `grade_ok!` macro above this file; each test calls it last.
 
-use ex_m4_gpu_scope_tree::{RawScope, ScopeNode, Timestamps, TreeError, build_tree};
+use ex_m4_gpu_scope_tree::{RawScope, ScopeNode, Timestamps, TreeError};
+
+/// The student's `build_tree`, its answer recorded for the grader (which compares it with the
+/// reference solution's outside this process).
+fn build_tree(scopes: &[RawScope], ts: Timestamps) -> Result<Vec<ScopeNode>, TreeError> {
+    let tree = ex_m4_gpu_scope_tree::build_tree(scopes, ts);
+    grade_record!("tree", tree.as_ref().map(|t| flat(t)), 1e-9);
+    tree
+}
 
 fn raw(name: &str, parent: Option<usize>, begin: u64, end: u64) -> RawScope {
     RawScope {
