@@ -1,0 +1,8 @@
+// Reads the column with the column index and the row with the row index: the transpose.
+fn puzzle(global: vec2<u32>, local: vec2<u32>, group: vec2<u32>) {
+    let col = global.x;
+    let row = global.y;
+    if row < SIZE && col < SIZE {
+        out[row * SIZE + col] = a(col) + b(row);
+    }
+}

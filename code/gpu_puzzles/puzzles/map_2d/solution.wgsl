@@ -1,0 +1,7 @@
+fn puzzle(global: vec2<u32>, local: vec2<u32>, group: vec2<u32>) {
+    let col = global.x;
+    let row = global.y;
+    if row < SIZE && col < SIZE {
+        out[row * SIZE + col] = a(row * SIZE + col) + 10.0;
+    }
+}

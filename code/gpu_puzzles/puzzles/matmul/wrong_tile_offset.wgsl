@@ -1,0 +1,33 @@
+// Steps through k by 1 per tile instead of by TILE: the second tile re-reads most of the first.
+var<workgroup> a_tile: array<f32, 16>;
+var<workgroup> b_tile: array<f32, 16>;
+
+fn puzzle(global: vec2<u32>, local: vec2<u32>, group: vec2<u32>) {
+    let row = global.y;
+    let col = global.x;
+    let r = local.y;
+    let c = local.x;
+    var acc = 0.0;
+    for (var t = 0u; t < (N + TILE - 1u) / TILE; t++) {
+        let a_col = t + c;
+        let b_row = t + r;
+        var a_value = 0.0;
+        if row < N && a_col < N {
+            a_value = a(row * N + a_col);
+        }
+        var b_value = 0.0;
+        if b_row < N && col < N {
+            b_value = b(b_row * N + col);
+        }
+        a_tile[r * TILE + c] = a_value;
+        b_tile[r * TILE + c] = b_value;
+        workgroupBarrier();
+        for (var k = 0u; k < TILE; k++) {
+            acc += a_tile[r * TILE + k] * b_tile[k * TILE + c];
+        }
+        workgroupBarrier();
+    }
+    if row < N && col < N {
+        out[row * N + col] = acc;
+    }
+}

@@ -1,0 +1,16 @@
+// The window looks ahead (i, i + 1, i + 2) instead of back: an off-by-direction.
+var<workgroup> cache: array<f32, SIZE>;
+
+fn puzzle(global: vec2<u32>, local: vec2<u32>, group: vec2<u32>) {
+    let i = local.x;
+    cache[i] = a(i);
+    workgroupBarrier();
+    var sum = cache[i];
+    if i + 1u < SIZE {
+        sum += cache[i + 1u];
+    }
+    if i + 2u < SIZE {
+        sum += cache[i + 2u];
+    }
+    out[i] = sum;
+}

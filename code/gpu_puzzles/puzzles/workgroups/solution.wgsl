@@ -1,0 +1,6 @@
+fn puzzle(global: vec2<u32>, local: vec2<u32>, group: vec2<u32>) {
+    let i = group.x * GROUP_SIZE + local.x;
+    if i < SIZE {
+        out[i] = a(i) + 10.0;
+    }
+}

@@ -1,0 +1,5 @@
+// Pairs each a with the next b: an off-by-one in the second index.
+fn puzzle(global: vec2<u32>, local: vec2<u32>, group: vec2<u32>) {
+    let i = global.x;
+    out[i] = a(i) + b(i + 1u);
+}

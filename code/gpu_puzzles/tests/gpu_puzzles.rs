@@ -1,0 +1,90 @@
+//! Every reference solution passes on a real (software) adapter; every wrong solution fails,
+//! the way its puzzle says, with a message that names the problem.
+
+use gpu_context::GpuContext;
+use gpu_puzzles::{Failure, Verdict, catalogue, run};
+
+#[test]
+fn gpu_every_reference_solution_passes() {
+    let ctx = GpuContext::for_tests();
+    for puzzle in catalogue::all() {
+        let outcome = run(&ctx, &puzzle, puzzle.solution)
+            .unwrap_or_else(|e| panic!("{}: the reference solution: {e}", puzzle.id));
+        assert_eq!(
+            outcome.verdict,
+            Verdict::Pass,
+            "{}: {}",
+            puzzle.id,
+            outcome.verdict
+        );
+        if let Some(limit) = puzzle.read_limit {
+            assert!(outcome.reads.iter().all(|r| *r <= limit), "{}", puzzle.id);
+        }
+    }
+}
+
+#[test]
+fn gpu_every_wrong_solution_fails_as_expected() {
+    let ctx = GpuContext::for_tests();
+    for puzzle in catalogue::all() {
+        assert!(
+            !puzzle.wrongs.is_empty(),
+            "{} has no wrong solution",
+            puzzle.id
+        );
+        for wrong in &puzzle.wrongs {
+            let outcome = run(&ctx, &puzzle, wrong.source)
+                .unwrap_or_else(|e| panic!("{}/{}: {e}", puzzle.id, wrong.name));
+            let message = outcome.verdict.to_string();
+            assert_eq!(
+                outcome.verdict.failure(),
+                Some(wrong.fails_by),
+                "{}/{}: {message}",
+                puzzle.id,
+                wrong.name
+            );
+            let expected_words = match wrong.fails_by {
+                Failure::Mismatch => "differ from the CPU reference",
+                Failure::Reads => "read global memory",
+            };
+            assert!(message.contains(expected_words), "{message}");
+        }
+    }
+}
+
+#[test]
+fn gpu_every_stub_compiles_and_fails() {
+    let ctx = GpuContext::for_tests();
+    for puzzle in catalogue::all() {
+        let outcome = run(&ctx, &puzzle, puzzle.stub)
+            .unwrap_or_else(|e| panic!("{}: the stub: {e}", puzzle.id));
+        assert_eq!(
+            outcome.verdict.failure(),
+            Some(Failure::Mismatch),
+            "{}",
+            puzzle.id
+        );
+    }
+}
+
+#[test]
+fn gpu_a_compile_error_names_its_line() {
+    let ctx = GpuContext::for_tests();
+    let puzzle = catalogue::by_id("map").expect("map exists");
+    let broken = "fn puzzle(global: vec2<u32>, local: vec2<u32>, group: vec2<u32>) {\n    out[global.x] = a(global.x) + ;\n}\n";
+    let err = run(&ctx, &puzzle, broken).expect_err("a syntax error does not compile");
+    let text = err.to_string();
+    assert!(
+        text.contains("does not compile") && text.contains(":2:"),
+        "{text}"
+    );
+}
+
+#[test]
+fn gpu_reading_the_hidden_buffers_is_refused() {
+    let ctx = GpuContext::for_tests();
+    let puzzle = catalogue::by_id("map").expect("map exists");
+    let sneaky = "fn puzzle(global: vec2<u32>, local: vec2<u32>, group: vec2<u32>) {\n    out[global.x] = hidden_a[global.x] + 10.0;\n}\n";
+    let err = run(&ctx, &puzzle, sneaky).expect_err("the hidden buffer is off limits");
+    assert!(err.to_string().contains("accessors"), "{err}");
+}
