@@ -182,6 +182,11 @@ fn iterator_adaptor_hidden_size_hint_is_honest() {
     b.next(); // [2], the 9 is held
     assert_eq!(b.size_hint(), (1, Some(5)));
     assert_eq!(weights.iter().batches(8, |w| **w).count(), 5);
+    // The source is spent but an item is held: one batch is still certain.
+    let mut last_held = [2u64, 9].iter().batches(8, |w| **w);
+    last_held.next();
+    grade_record!("hint_held", last_held.size_hint(), 0.0);
+    assert_eq!(last_held.size_hint(), (1, Some(1)), "the held 9 is still to come");
     let mut empty = std::iter::empty::<u64>().batches(8, |w| *w);
     assert_eq!(empty.size_hint(), (0, Some(0)));
     assert_eq!(empty.next(), None);

@@ -57,8 +57,14 @@ fn conv2d_hidden_shapes_and_errors() {
     assert!(error_text(conv2d_shape((4, 4), (2, 2), 0)).contains("stride"));
     assert!(error_text(conv2d_shape((4, 4), (0, 2), 1)).contains("kernel"));
     assert!(error_text(conv2d_shape((4, 4), (2, 0), 1)).contains("kernel"));
-    assert!(error_text(conv2d_shape((0, 4), (1, 1), 1)).contains("image"));
-    assert!(error_text(conv2d_shape((4, 0), (1, 1), 1)).contains("image"));
+    for image in [(0, 4), (4, 0)] {
+        let got = conv2d_shape(image, (1, 1), 1);
+        grade_record!("empty_image", &got, 0.0);
+        assert!(
+            matches!(got, Err(ShapeError::Empty { what: "the image", .. })),
+            "{image:?}: an empty image is its own error, got {got:?}"
+        );
+    }
     assert!(error_text(conv2d_shape((3, 9), (4, 2), 1)).contains("kernel"));
     assert!(error_text(conv2d_shape((9, 3), (2, 4), 1)).contains("kernel"));
     for stride in [0, 1] {

@@ -159,6 +159,32 @@ fn inplace_relu_hidden_refuses_a_later_reader() {
         "a DeviceToHost reads"
     );
     assert_eq!(check_in_place(&graph, 5), Ok(()));
+    // A reader further on: the error names it, not the node after the ReLU.
+    // Nodes: 0 HostToDevice, 1 Linear (h2), 2 ReLU of h2, 3 and 4 ReLUs, 5 DeviceToHost (h2), 6.
+    let mut g2 = GraphBuilder::new();
+    let x2 = g2.input("x", 2, 3);
+    let d2 = g2.to_device(x2);
+    let w2 = g2.parameter("w", random(3, 3, 8));
+    let b2 = g2.parameter("b", random(1, 3, 9));
+    let h2 = g2.linear(d2, w2, b2);
+    let s1 = g2.relu(h2);
+    let s2 = g2.relu(s1);
+    let s3 = g2.relu(s2);
+    g2.to_host(h2);
+    g2.to_host(s3);
+    let far = validate(&g2.finish()).unwrap();
+    let got = check_in_place(&far, 2);
+    grade_record!("far_reader", &got, 0.0);
+    assert_eq!(
+        got,
+        Err(InPlaceError::ReadLater {
+            node: 2,
+            input: h2,
+            name: name(&far, h2),
+            reader: 5,
+        }),
+        "the later reader is node 5"
+    );
     let plan = plan_in_place(&graph);
     grade_record!("plan", &plan, 0.0);
     assert_eq!(plan.in_place, vec![5]);

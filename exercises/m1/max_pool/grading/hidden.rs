@@ -91,6 +91,14 @@ fn max_pool_hidden_shapes_and_errors() {
             Ok(shape) => panic!("{h}×{w}, k={k} gave {shape:?} instead of an error"),
         }
     }
+    for (h, w) in [(0, 5), (5, 0)] {
+        let got = pooled_shape(h, w, 1);
+        grade_record!("empty_tensor", &got, 0.0);
+        assert!(
+            matches!(got, Err(computational_graphs::ShapeError::Empty { .. })),
+            "{h}×{w}: an empty tensor is its own error, got {got:?}"
+        );
+    }
     assert!(is_shape_error(max_pool_cpu(&random(2, 2, 1), 3)));
     assert!(is_shape_error(max_pool_cpu(&random(3, 5, 1), 0)));
     grade_ok!("max_pool_hidden_shapes_and_errors");

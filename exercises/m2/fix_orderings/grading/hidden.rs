@@ -131,6 +131,7 @@ fn fix_orderings_hidden_closed_shows_the_last_write() {
             );
         }
         t.join().unwrap();
+        assert!(reader.is_closed(), "the writer was dropped: is_closed() must say so after join");
         assert_settled(&reader, 1);
     });
     grade_ok!("fix_orderings_hidden_closed_shows_the_last_write");
@@ -152,6 +153,7 @@ fn fix_orderings_hidden_closed_shows_the_last_of_two_writes() {
             );
         }
         t.join().unwrap();
+        assert!(reader.is_closed(), "the writer was dropped: is_closed() must say so after join");
     });
     grade_ok!("fix_orderings_hidden_closed_shows_the_last_of_two_writes");
 }
