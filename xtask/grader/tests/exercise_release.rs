@@ -76,6 +76,15 @@ fn exercise_release_is_a_working_student_edition() {
     let yaml = fs::read_to_string(&workflow).unwrap();
     assert!(!yaml.contains("secrets."), "{yaml}");
     assert!(!edition.join("xtask/grader").exists());
+    // The answer key to the lecture plan's prediction prompts stays with the staff: no file of
+    // the edition carries its title line.
+    let key =
+        fs::read_to_string(root().join("xtask/grader/teaching/prediction_answers.md")).unwrap();
+    let title = key.lines().next().unwrap();
+    assert!(
+        !any_file_contains(&edition, title.as_bytes()),
+        "the answer key reached the student edition"
+    );
     let tool = edition.join("xtask/student/src");
     for file in fs::read_dir(&tool).unwrap() {
         let code = fs::read_to_string(file.unwrap().path()).unwrap();
@@ -135,4 +144,17 @@ fn exercise_release_is_a_working_student_edition() {
         "{}",
         text(&unknown)
     );
+}
+
+/// Does any file under `dir` contain `needle`?
+fn any_file_contains(dir: &Path, needle: &[u8]) -> bool {
+    fs::read_dir(dir).unwrap().any(|entry| {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            any_file_contains(&path, needle)
+        } else {
+            let bytes = fs::read(&path).unwrap_or_default();
+            bytes.windows(needle.len()).any(|w| w == needle)
+        }
+    })
 }
