@@ -12,7 +12,7 @@
 
 const DEMOS = new URL("../demos/book_demos.js", import.meta.url);
 
-const NO_WEBGPU =
+export const NO_WEBGPU =
   "This browser offers no WebGPU adapter, so the demo cannot run here (the rest of the page is " +
   "unaffected). WebGPU is on by default in Chrome and Edge 113+ on Windows, macOS and ChromeOS, " +
   "Chrome 121+ on Android 12+, Firefox 141+ on Windows (145+ on Apple-silicon Macs with macOS 26) " +

@@ -52,3 +52,40 @@ pub fn page_json(puzzle: &Puzzle, with_solution: bool) -> String {
         .replace("</", "<\\/")
         + "\n"
 }
+
+#[derive(Serialize)]
+struct Checked<'a> {
+    name: &'a str,
+    source: &'a str,
+    fails_by: Option<crate::puzzle::Failure>,
+}
+
+#[derive(Serialize)]
+struct BrowserCheck<'a> {
+    id: &'a str,
+    runs: Vec<Checked<'a>>,
+}
+
+/// What the browser test types into each puzzle and what it must see: the reference solution
+/// passes (`fails_by: null`), each wrong solution fails the way the catalogue says. Kept out of
+/// the book (`browser_checks.json` beside the crate, read by xtask/browser/puzzle_test.mjs).
+pub fn browser_checks_json(puzzles: &[Puzzle]) -> String {
+    let checks: Vec<BrowserCheck<'_>> = puzzles
+        .iter()
+        .map(|p| BrowserCheck {
+            id: p.id,
+            runs: std::iter::once(Checked {
+                name: "solution",
+                source: p.solution,
+                fails_by: None,
+            })
+            .chain(p.wrongs.iter().map(|w| Checked {
+                name: w.name,
+                source: w.source,
+                fails_by: Some(w.fails_by),
+            }))
+            .collect(),
+        })
+        .collect();
+    serde_json::to_string_pretty(&checks).expect("checks serialise") + "\n"
+}

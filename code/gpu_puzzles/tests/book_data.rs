@@ -28,3 +28,13 @@ fn puzzles_rise_in_difficulty_with_unique_ids() {
     assert_eq!(unique.len(), ids.len());
     assert_eq!(ids.first(), Some(&"map"));
 }
+
+#[test]
+fn browser_checks_are_current() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/browser_checks.json");
+    assert_eq!(
+        std::fs::read_to_string(path).unwrap_or_default(),
+        export::browser_checks_json(&catalogue::all()),
+        "{path} is stale: run `cargo run -p gpu_puzzles --bin export_puzzles`"
+    );
+}

@@ -28,6 +28,12 @@ fn main() -> anyhow::Result<()> {
         )
         .with_context(|| format!("writing {}", path.display()))?;
     }
+    let checks = concat!(env!("CARGO_MANIFEST_DIR"), "/browser_checks.json");
+    fs::write(
+        checks,
+        gpu_puzzles::export::browser_checks_json(&gpu_puzzles::catalogue::all()),
+    )
+    .with_context(|| format!("writing {checks}"))?;
     println!(
         "wrote {} puzzles to {}",
         gpu_puzzles::catalogue::all().len(),

@@ -1,0 +1,129 @@
+// The book's GPU puzzles in headless Chromium (SwiftShader's WebGPU without a GPU): in every
+// puzzle box of the built book, types each run of code/gpu_puzzles/browser_checks.json into the
+// editor and presses Run. The reference solution must pass; each wrong solution must fail the
+// way the catalogue says (mismatch or reads). Also: a compile error must name its line, and a
+// puzzle in the book that has no checks (or checks without a box) fails the test.
+// Usage: node puzzle_test.mjs <book/build/html> <browser_checks.json> <screenshot dir> [chromium]
+// Prints one JSON line on success; screenshots puzzle_solved.png and puzzle_failed.png.
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import puppeteer from "puppeteer-core";
+
+const [htmlDir, checksFile, shotDir, chromium = "/usr/bin/chromium"] = process.argv.slice(2);
+if (!htmlDir || !checksFile || !shotDir) {
+  console.error("usage: node puzzle_test.mjs <book/build/html> <browser_checks.json> <screenshot dir> [chromium]");
+  process.exit(2);
+}
+const checks = JSON.parse(fs.readFileSync(checksFile, "utf8"));
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
+  ".png": "image/png", ".woff2": "font/woff2", ".json": "application/json" };
+const problems = [];
+
+// Every puzzle box in the built book (print.html repeats them): id -> page.
+function boxesInBook(dir, rel = "") {
+  const found = new Map();
+  for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    const name = path.join(rel, entry.name);
+    if (entry.isDirectory()) for (const [k, v] of boxesInBook(dir, name)) found.set(k, v);
+    else if (name.endsWith(".html") && name !== "print.html") {
+      const text = fs.readFileSync(path.join(dir, name), "utf8");
+      for (const m of text.matchAll(/class="puzzle-box" data-puzzle="([^"]+)"/g)) found.set(m[1], name);
+    }
+  }
+  return found;
+}
+const boxes = boxesInBook(htmlDir);
+for (const id of boxes.keys()) if (!checks.some((c) => c.id === id)) problems.push(id + ": a puzzle in the book with no checks");
+for (const c of checks) if (!boxes.has(c.id)) problems.push(c.id + ": checked, but no page of the built book has its box");
+
+const server = http.createServer((req, res) => {
+  const rel = decodeURIComponent(new URL(req.url, "http://x").pathname);
+  const file = path.join(htmlDir, path.normalize(rel).replace(/^(\.\.[/\\])+/, ""));
+  fs.readFile(file, (err, data) => {
+    if (err) { res.writeHead(404); res.end(); return; }
+    res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
+    res.end(data);
+  });
+});
+await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+const base = "http://127.0.0.1:" + server.address().port + "/";
+
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  args: ["--no-sandbox", "--enable-unsafe-webgpu", "--enable-unsafe-swiftshader"],
+});
+
+// Types `source` into the box's editor, presses Run and returns what the box reports.
+async function press(page, id, source) {
+  const box = ".puzzle-box[data-puzzle=\"" + id + "\"]";
+  await page.$eval(box + " textarea", (area, code) => {
+    area.value = code;
+    area.dispatchEvent(new Event("input"));
+  }, source);
+  await page.click(box + " button[data-action=run]");
+  await page.waitForFunction((sel) => !["ready", "running"].includes(document.querySelector(sel).dataset.puzzleState),
+    { timeout: 120000 }, box);
+  return page.$eval(box, (el) => ({
+    state: el.dataset.puzzleState, failure: el.dataset.failure, text: el.querySelector("output").textContent,
+    marked: [...el.querySelectorAll(".pz-error-line")].map((s) => Number(s.textContent)),
+  }));
+}
+
+const started = Date.now();
+const runs = [];
+let shots = 0;
+try {
+  const byPage = new Map();
+  for (const c of checks) if (boxes.has(c.id)) byPage.set(boxes.get(c.id), [...(byPage.get(boxes.get(c.id)) ?? []), c]);
+  for (const [pageName, puzzles] of byPage) {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1000, height: 900 });
+    page.on("pageerror", (e) => problems.push(pageName + ": JavaScript error: " + e.message));
+    page.on("response", (r) => { if (r.status() >= 400) problems.push(pageName + ": " + r.status() + " for " + r.url()); });
+    await page.goto(base + pageName, { waitUntil: "load" });
+    for (const c of puzzles) {
+      const box = ".puzzle-box[data-puzzle=\"" + c.id + "\"]";
+      await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.puzzleState === "ready", { timeout: 30000 }, box);
+      for (const run of c.runs) {
+        const t = Date.now();
+        const r = await press(page, c.id, run.source);
+        const where = c.id + "/" + run.name;
+        const want = run.fails_by === null ? "passed" : "failed";
+        if (r.state !== want || (run.fails_by !== null && r.failure !== run.fails_by)) {
+          problems.push(where + ": expected " + want + (run.fails_by ? " (" + run.fails_by + ")" : "") + ", got " + r.state + " (" + r.failure + "): " + r.text);
+        }
+        runs.push({ puzzle: c.id, run: run.name, state: r.state, failure: r.failure, seconds: (Date.now() - t) / 1000, text: r.text.split("\n")[0] });
+        // The screenshots: the guards puzzle solved, then failed with its mismatch table.
+        if (c.id === "guards" && (run.name === "solution" || run.name === "wrong_off_by_one")) {
+          const el = await page.$(box);
+          await el.screenshot({ path: path.join(shotDir, run.name === "solution" ? "puzzle_solved.png" : "puzzle_failed.png") });
+          shots++;
+        }
+      }
+      if (c.id === "map") {
+        const r = await press(page, "map", "fn puzzle(global: vec2<u32>, local: vec2<u32>, group: vec2<u32>) {\n    out[global.x] = a(global.x) + ;\n}\n");
+        if (r.state !== "compile-error" || !r.text.includes("line 2") || !r.marked.includes(2)) {
+          problems.push("map: a syntax error on line 2 should be reported and marked on line 2, got " + r.state + ": " + r.text);
+        }
+        runs.push({ puzzle: "map", run: "syntax error", state: r.state, failure: r.failure, text: r.text.split("\n").slice(0, 2).join(" ") });
+      }
+      // Leave the box as a reader would find it, solved.
+      await page.$eval(box + " button[data-action=reset]", (b) => b.click());
+    }
+    await page.close();
+  }
+  if (shots !== 2) problems.push("the guards puzzle's screenshots were not taken");
+  const version = await browser.version();
+  if (problems.length === 0) {
+    console.log(JSON.stringify({ browser: version, seconds: (Date.now() - started) / 1000, puzzles: boxes.size, runs }));
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
+if (problems.length > 0) {
+  console.error("puzzle browser test failed:\n  " + problems.join("\n  "));
+  process.exit(1);
+}
