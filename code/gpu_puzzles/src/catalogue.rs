@@ -12,7 +12,6 @@ macro_rules! wrong {
     ($id:literal, $file:literal, $fails:ident) => {
         Wrong {
             name: $file,
-            source: wgsl!($id, $file),
             fails_by: Failure::$fails,
         }
     };
@@ -41,7 +40,6 @@ struct Base {
     title: &'static str,
     hint: &'static str,
     stub: &'static str,
-    solution: &'static str,
 }
 
 fn puzzle(
@@ -64,7 +62,6 @@ fn puzzle(
         read_limit: None,
         tolerance: 1e-6,
         stub: b.stub,
-        solution: b.solution,
         wrongs,
         expected,
     }
@@ -77,7 +74,6 @@ macro_rules! base {
             title: $title,
             hint: $hint,
             stub: wgsl!($id, "stub"),
-            solution: wgsl!($id, "solution"),
         }
     };
 }

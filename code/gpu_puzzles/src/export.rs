@@ -27,8 +27,8 @@ struct PageData<'a> {
     solution: Option<&'a str>,
 }
 
-/// The page's JSON for `puzzle`; `with_solution` builds a teacher's edition.
-pub fn page_json(puzzle: &Puzzle, with_solution: bool) -> String {
+/// The page's JSON for `puzzle`; a `solution` makes a teacher's edition.
+pub fn page_json(puzzle: &Puzzle, solution: Option<&str>) -> String {
     let data = PageData {
         id: puzzle.id,
         title: puzzle.title,
@@ -43,7 +43,7 @@ pub fn page_json(puzzle: &Puzzle, with_solution: bool) -> String {
         read_limit: puzzle.read_limit,
         tolerance: puzzle.tolerance,
         expected: puzzle.expected_padded(),
-        solution: with_solution.then_some(puzzle.solution),
+        solution,
     };
     // One line: the page embeds it in a <script type="application/json"> element. `</` is
     // escaped so that no string can close that element.
@@ -56,7 +56,7 @@ pub fn page_json(puzzle: &Puzzle, with_solution: bool) -> String {
 #[derive(Serialize)]
 struct Checked<'a> {
     name: &'a str,
-    source: &'a str,
+    source: String,
     fails_by: Option<crate::puzzle::Failure>,
 }
 
@@ -69,23 +69,22 @@ struct BrowserCheck<'a> {
 /// What the browser test types into each puzzle and what it must see: the reference solution
 /// passes (`fails_by: null`), each wrong solution fails the way the catalogue says. Kept out of
 /// the book (`browser_checks.json` beside the crate, read by xtask/browser/puzzle_test.mjs).
-pub fn browser_checks_json(puzzles: &[Puzzle]) -> String {
-    let checks: Vec<BrowserCheck<'_>> = puzzles
-        .iter()
-        .map(|p| BrowserCheck {
-            id: p.id,
-            runs: std::iter::once(Checked {
-                name: "solution",
-                source: p.solution,
-                fails_by: None,
-            })
-            .chain(p.wrongs.iter().map(|w| Checked {
+pub fn browser_checks_json(puzzles: &[Puzzle]) -> std::io::Result<String> {
+    let mut checks = Vec::new();
+    for p in puzzles {
+        let mut runs = vec![Checked {
+            name: "solution",
+            source: p.source("solution")?,
+            fails_by: None,
+        }];
+        for w in &p.wrongs {
+            runs.push(Checked {
                 name: w.name,
-                source: w.source,
+                source: p.source(w.name)?,
                 fails_by: Some(w.fails_by),
-            }))
-            .collect(),
-        })
-        .collect();
-    serde_json::to_string_pretty(&checks).expect("checks serialise") + "\n"
+            });
+        }
+        checks.push(BrowserCheck { id: p.id, runs });
+    }
+    Ok(serde_json::to_string_pretty(&checks).expect("checks serialise") + "\n")
 }

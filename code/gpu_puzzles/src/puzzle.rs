@@ -38,11 +38,10 @@ pub struct Output {
     pub len: usize,
 }
 
-/// A wrong solution and how it must fail.
+/// A wrong solution (`puzzles/<id>/<name>.wgsl`) and how it must fail.
 #[derive(Debug, Clone, Copy)]
 pub struct Wrong {
     pub name: &'static str,
-    pub source: &'static str,
     pub fails_by: Failure,
 }
 
@@ -73,13 +72,26 @@ pub struct Puzzle {
     /// Allowed error: |got - expected| <= tolerance * max(1, |expected|).
     pub tolerance: f64,
     pub stub: &'static str,
-    pub solution: &'static str,
+    /// Read from `puzzles/<id>/` when needed ([`Puzzle::source`]): the student edition ships
+    /// without these files, and the crate builds without them.
     pub wrongs: Vec<Wrong>,
     /// The CPU reference's answer (without the padding).
     pub expected: Vec<f64>,
 }
 
 impl Puzzle {
+    /// The folder of this puzzle's WGSL files.
+    pub fn dir(&self) -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("puzzles")
+            .join(self.id)
+    }
+
+    /// `puzzles/<id>/<name>.wgsl`, e.g. `solution` or a wrong solution's name.
+    pub fn source(&self, name: &str) -> std::io::Result<String> {
+        std::fs::read_to_string(self.dir().join(format!("{name}.wgsl")))
+    }
+
     pub fn threads(&self) -> [u32; 2] {
         [
             self.workgroup_size[0] * self.workgroups[0],

@@ -8,7 +8,10 @@ use gpu_puzzles::{Failure, Verdict, catalogue, run};
 fn gpu_every_reference_solution_passes() {
     let ctx = GpuContext::for_tests();
     for puzzle in catalogue::all() {
-        let outcome = run(&ctx, &puzzle, puzzle.solution)
+        let solution = puzzle
+            .source("solution")
+            .expect("the staff tree has every solution");
+        let outcome = run(&ctx, &puzzle, &solution)
             .unwrap_or_else(|e| panic!("{}: the reference solution: {e}", puzzle.id));
         assert_eq!(
             outcome.verdict,
@@ -33,7 +36,10 @@ fn gpu_every_wrong_solution_fails_as_expected() {
             puzzle.id
         );
         for wrong in &puzzle.wrongs {
-            let outcome = run(&ctx, &puzzle, wrong.source)
+            let source = puzzle
+                .source(wrong.name)
+                .expect("the staff tree has every wrong solution");
+            let outcome = run(&ctx, &puzzle, &source)
                 .unwrap_or_else(|e| panic!("{}/{}: {e}", puzzle.id, wrong.name));
             let message = outcome.verdict.to_string();
             assert_eq!(
@@ -87,4 +93,17 @@ fn gpu_reading_the_hidden_buffers_is_refused() {
     let sneaky = "fn puzzle(global: vec2<u32>, local: vec2<u32>, group: vec2<u32>) {\n    out[global.x] = hidden_a[global.x] + 10.0;\n}\n";
     let err = run(&ctx, &puzzle, sneaky).expect_err("the hidden buffer is off limits");
     assert!(err.to_string().contains("accessors"), "{err}");
+}
+
+/// Not a GPU test, but it reads the staff's files (solutions), so it lives beside those that do.
+#[test]
+fn browser_checks_are_current() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/browser_checks.json");
+    let fresh = gpu_puzzles::export::browser_checks_json(&catalogue::all())
+        .expect("the staff tree has every solution");
+    assert_eq!(
+        std::fs::read_to_string(path).unwrap_or_default(),
+        fresh,
+        "{path} is stale: run `cargo run -p gpu_puzzles --bin export_puzzles`"
+    );
 }
