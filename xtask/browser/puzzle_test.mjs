@@ -8,6 +8,7 @@
 import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import puppeteer from "puppeteer-core";
 
 const [htmlDir, checksFile, shotDir, chromium = "/usr/bin/chromium"] = process.argv.slice(2);
@@ -36,6 +37,18 @@ function boxesInBook(dir, rel = "") {
 const boxes = boxesInBook(htmlDir);
 for (const id of boxes.keys()) if (!checks.some((c) => c.id === id)) problems.push(id + ": a puzzle in the book with no checks");
 for (const c of checks) if (!boxes.has(c.id)) problems.push(c.id + ": checked, but no page of the built book has its box");
+
+// What a reader downloads: each puzzle page and the scripts it loads, raw and gzipped (what a
+// web server sends), with the demos' WebAssembly beside them for comparison.
+function sizeOf(rel) {
+  const file = path.join(htmlDir, rel);
+  if (!fs.existsSync(file)) return null;
+  const data = fs.readFileSync(file);
+  return { file: rel, bytes: data.length, gzip: zlib.gzipSync(data, { level: 9 }).length };
+}
+const sizes = [...new Set(boxes.values())].sort()
+  .concat(["theme/puzzles.js", "theme/puzzles.css", "theme/demo-box.js", "demos/book_demos_bg.wasm", "demos/book_demos.js"])
+  .map(sizeOf).filter(Boolean);
 
 const server = http.createServer((req, res) => {
   const rel = decodeURIComponent(new URL(req.url, "http://x").pathname);
@@ -74,6 +87,7 @@ async function press(page, id, source) {
 const started = Date.now();
 const runs = [];
 let shots = 0;
+let adapter = null;
 try {
   const byPage = new Map();
   for (const c of checks) if (boxes.has(c.id)) byPage.set(boxes.get(c.id), [...(byPage.get(boxes.get(c.id)) ?? []), c]);
@@ -83,6 +97,10 @@ try {
     page.on("pageerror", (e) => problems.push(pageName + ": JavaScript error: " + e.message));
     page.on("response", (r) => { if (r.status() >= 400) problems.push(pageName + ": " + r.status() + " for " + r.url()); });
     await page.goto(base + pageName, { waitUntil: "load" });
+    adapter ??= await page.evaluate(async () => {
+      const info = (await navigator.gpu?.requestAdapter())?.info;
+      return info ? [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(" ") : "none";
+    });
     for (const c of puzzles) {
       const box = ".puzzle-box[data-puzzle=\"" + c.id + "\"]";
       await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.puzzleState === "ready", { timeout: 30000 }, box);
@@ -117,7 +135,7 @@ try {
   if (shots !== 2) problems.push("the guards puzzle's screenshots were not taken");
   const version = await browser.version();
   if (problems.length === 0) {
-    console.log(JSON.stringify({ browser: version, seconds: (Date.now() - started) / 1000, puzzles: boxes.size, runs }));
+    console.log(JSON.stringify({ browser: version, adapter, seconds: (Date.now() - started) / 1000, puzzles: boxes.size, runs, sizes }));
   }
 } finally {
   await browser.close();

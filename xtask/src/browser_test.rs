@@ -3,6 +3,7 @@
 //! run button and fails on a wrong result, a box that ends in an error, a missing file, a
 //! JavaScript error, or a box in the book that the driver does not test. The driver is
 //! `xtask/browser/demo_test.mjs` (puppeteer-core, pinned in its package-lock.json).
+//! First it runs the GPU puzzles (`puzzle_browser_test`), which need no WebAssembly.
 //!
 //! With `--figure` the screenshot of the first demo box becomes `figures/book_demo_vector_add.png`
 //! with its sidecar; run it from a clean commit, after `cargo xtask book`.
@@ -36,11 +37,8 @@ fn chromium() -> anyhow::Result<&'static str> {
 pub fn run(args: &BrowserTestArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let html = root().join("book/build/html");
-    if !html.join("demos/book_demos.js").is_file() {
-        bail!(
-            "the built book has no demos ({} is missing): run `cargo xtask book` with the wasm32 target installed first",
-            html.join("demos/book_demos.js").display()
-        );
+    if !html.join("index.html").is_file() {
+        bail!("the book is not built: run `cargo xtask book` first");
     }
     let browser = chromium()?;
     let driver = root().join("xtask/browser");
@@ -52,6 +50,13 @@ pub fn run(args: &BrowserTestArgs) -> anyhow::Result<()> {
             "installing the browser driver (puppeteer-core, pinned in xtask/browser/package-lock.json)",
             "Check your network connection; it comes from the npm registry.",
         )?;
+    }
+    crate::puzzle_browser_test::run(&driver, &html, &which(browser), args.figure)?;
+    if !html.join("demos/book_demos.js").is_file() {
+        bail!(
+            "the built book has no demos ({} is missing): run `cargo xtask book` with the wasm32 target installed first",
+            html.join("demos/book_demos.js").display()
+        );
     }
     let shot = if args.figure {
         root().join("figures").join(format!("{FIGURE}.png"))

@@ -51,7 +51,10 @@ pub fn run(root: &Path, out: &Path) -> Result<(), GradeError> {
             workspace::copy_tree(&ex.dir.join("examples"), &dest.join("examples"))?;
         }
     }
-    let names: Vec<String> = crates.iter().map(|(n, _)| n.clone()).collect();
+    let mut names: Vec<String> = crates.iter().map(|(n, _)| n.clone()).collect();
+    if copy_puzzles(root, out)? {
+        names.push("gpu_puzzles".into());
+    }
     let members = vec![
         "code/*".to_string(),
         "exercises/*/*".to_string(),
@@ -86,6 +89,12 @@ pub fn run(root: &Path, out: &Path) -> Result<(), GradeError> {
             .any(|e| out.join("exercises").join(&e.id).join("grading").exists())
     {
         return Err("release bug: a grading folder was copied".into());
+    }
+    if out
+        .join("code/gpu_puzzles/puzzles/map/solution.wgsl")
+        .exists()
+    {
+        return Err("release bug: a GPU puzzle's solution was copied".into());
     }
     println!(
         "student edition written to {} ({} exercises)",
@@ -128,4 +137,26 @@ fn student_readme(exercises: &[Exercise]) -> String {
          Your teacher grades your `src/` files with hidden tests that check the same task on more\n\
          cases; their names tell you what failed, their output is not shown.\n"
     )
+}
+
+/// The GPU puzzles (`code/gpu_puzzles`: stubs, harness, checks, the `puzzle` runner) without what
+/// gives their answers away: reference and wrong solutions, the staff's tests that run them, and
+/// the browser test's copy of them. The crate builds without those files.
+fn copy_puzzles(root: &Path, out: &Path) -> Result<bool, GradeError> {
+    let from = root.join("code/gpu_puzzles");
+    if !from.is_dir() {
+        return Ok(false);
+    }
+    for rel in catalog::files_under(&from)? {
+        let name = rel.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let staff_only = name == "solution.wgsl"
+            || name.starts_with("wrong_")
+            || name == "browser_checks.json"
+            || rel == Path::new("tests/gpu_puzzles.rs")
+            || rel.components().any(|c| c.as_os_str() == "target");
+        if !staff_only {
+            catalog::copy_file(&from.join(&rel), &out.join("code/gpu_puzzles").join(&rel))?;
+        }
+    }
+    Ok(true)
 }
