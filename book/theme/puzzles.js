@@ -13,8 +13,11 @@
 import { NO_WEBGPU } from "./demo-box.js";
 
 const STORE = "gpu-puzzles:";
+// CodeMirror 6 with a WGSL mode, bundled by `cargo xtask book` (xtask/editor/); a book built
+// without it gets the plain editor below.
+const CODEMIRROR = new URL("../puzzle-editor/editor.js", import.meta.url);
 
-// ---- the editor: a textarea over a highlighted copy of its text, with line numbers ----
+// ---- the plain editor: a textarea over a highlighted copy of its text, with line numbers ----
 
 const KEYWORDS = new Set(["fn", "let", "var", "const", "if", "else", "for", "loop", "while", "return",
   "break", "continue", "struct", "true", "false", "switch", "case", "default", "override"]);
@@ -228,12 +231,21 @@ function solved(id) {
   return localStorage.getItem(STORE + id + ":solved") === "yes";
 }
 
-function build(box) {
+function build(box, codemirror) {
   const data = JSON.parse(box.querySelector("script[type='application/json']").textContent);
   const saved = localStorage.getItem(STORE + data.id + ":code");
   box.insertAdjacentHTML("beforeend",
     "<div class=\"pz-title\"><strong>Puzzle: " + escape(data.title) + "</strong> <span class=\"pz-badge\"></span></div>");
-  const editor = makeEditor(box, saved ?? data.stub, (code) => localStorage.setItem(STORE + data.id + ":code", code));
+  const remember = (code) => localStorage.setItem(STORE + data.id + ":code", code);
+  let editor;
+  if (codemirror) {
+    const holder = document.createElement("div");
+    holder.className = "pz-cm";
+    box.append(holder);
+    editor = codemirror.createEditor(holder, saved ?? data.stub, remember);
+  } else {
+    editor = makeEditor(box, saved ?? data.stub, remember);
+  }
   box.insertAdjacentHTML("beforeend",
     "<div class=\"pz-buttons\"><button type=\"button\" data-action=\"run\">Run</button> " +
     "<button type=\"button\" data-action=\"reset\">Reset</button> " +
@@ -274,11 +286,14 @@ function build(box) {
       if (!gpu) return say("no-webgpu", NO_WEBGPU);
       const result = await runOnGpu(gpu, data, code);
       if (result.compile) {
-        editor.markLines(result.compile.filter((e) => !e.harness).map((e) => e.line));
+        const lines = result.compile.filter((e) => !e.harness).map((e) => e.line);
+        editor.markLines(lines);
+        box.dataset.errorLines = lines.join(",");
         return say("compile-error", "The shader does not compile:\n" + result.compile.map((e) => e.harness
           ? "  in the harness (is fn puzzle(global, local, group) still there, with that signature?): " + e.message
           : "  line " + e.line + ":" + e.column + ": " + e.message).join("\n"), "compile");
       }
+      box.dataset.errorLines = "";
       const verdict = judge(data, result.output, result.reads);
       if (!verdict.failure) {
         localStorage.setItem(STORE + data.id + ":solved", "yes");
@@ -307,9 +322,11 @@ function progress(list) {
   }
 }
 
-for (const box of document.querySelectorAll(".puzzle-box[data-puzzle]")) {
+const boxes = document.querySelectorAll(".puzzle-box[data-puzzle]");
+const codemirror = boxes.length ? await import(CODEMIRROR.href).catch(() => null) : null;
+for (const box of boxes) {
   try {
-    build(box);
+    build(box, codemirror);
   } catch (e) {
     box.dataset.puzzleState = "error";
     box.append("This puzzle could not be set up: " + (e?.message ?? e));

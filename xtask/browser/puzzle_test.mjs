@@ -47,7 +47,7 @@ function sizeOf(rel) {
   return { file: rel, bytes: data.length, gzip: zlib.gzipSync(data, { level: 9 }).length };
 }
 const sizes = [...new Set(boxes.values())].sort()
-  .concat(["theme/puzzles.js", "theme/puzzles.css", "theme/demo-box.js", "demos/book_demos_bg.wasm", "demos/book_demos.js"])
+  .concat(["theme/puzzles.js", "theme/puzzles.css", "puzzle-editor/editor.js", "theme/demo-box.js", "demos/book_demos_bg.wasm", "demos/book_demos.js"])
   .map(sizeOf).filter(Boolean);
 
 const server = http.createServer((req, res) => {
@@ -71,16 +71,15 @@ const browser = await puppeteer.launch({
 // Types `source` into the box's editor, presses Run and returns what the box reports.
 async function press(page, id, source) {
   const box = ".puzzle-box[data-puzzle=\"" + id + "\"]";
-  await page.$eval(box + " textarea", (area, code) => {
-    area.value = code;
-    area.dispatchEvent(new Event("input"));
-  }, source);
+  // Through the box's editor object: CodeMirror's, or the plain one without it.
+  await page.$eval(box, (el, code) => { el.puzzleEditor.value = code; }, source);
   await page.click(box + " button[data-action=run]");
   await page.waitForFunction((sel) => !["ready", "running"].includes(document.querySelector(sel).dataset.puzzleState),
     { timeout: 120000 }, box);
   return page.$eval(box, (el) => ({
     state: el.dataset.puzzleState, failure: el.dataset.failure, text: el.querySelector("output").textContent,
-    marked: [...el.querySelectorAll(".pz-error-line")].map((s) => Number(s.textContent)),
+    marked: (el.dataset.errorLines ?? "").split(",").filter(Boolean).map(Number),
+    codemirror: el.querySelector(".cm-editor") !== null,
   }));
 }
 
@@ -88,6 +87,7 @@ const started = Date.now();
 const runs = [];
 let shots = 0;
 let adapter = null;
+let editor = null;
 try {
   const byPage = new Map();
   for (const c of checks) if (boxes.has(c.id)) byPage.set(boxes.get(c.id), [...(byPage.get(boxes.get(c.id)) ?? []), c]);
@@ -125,6 +125,7 @@ try {
         if (r.state !== "compile-error" || !r.text.includes("line 2") || !r.marked.includes(2)) {
           problems.push("map: a syntax error on line 2 should be reported and marked on line 2, got " + r.state + ": " + r.text);
         }
+        editor ??= r.codemirror ? "CodeMirror" : "plain";
         runs.push({ puzzle: "map", run: "syntax error", state: r.state, failure: r.failure, text: r.text.split("\n").slice(0, 2).join(" ") });
       }
       // Leave the box as a reader would find it, solved.
@@ -135,7 +136,7 @@ try {
   if (shots !== 2) problems.push("the guards puzzle's screenshots were not taken");
   const version = await browser.version();
   if (problems.length === 0) {
-    console.log(JSON.stringify({ browser: version, adapter, seconds: (Date.now() - started) / 1000, puzzles: boxes.size, runs, sizes }));
+    console.log(JSON.stringify({ browser: version, adapter, editor, seconds: (Date.now() - started) / 1000, puzzles: boxes.size, runs, sizes }));
   }
 } finally {
   await browser.close();

@@ -41,6 +41,7 @@ pub fn run(args: &BookArgs) -> anyhow::Result<()> {
     ensure_katex()?;
     if args.serve {
         demos::build()?;
+        crate::puzzle_editor::build()?;
         let mut cmd = Command::new(tools_bin().join("mdbook"));
         cmd.args(["serve", "--open"])
             .current_dir(root())
@@ -56,6 +57,7 @@ pub fn build() -> anyhow::Result<()> {
     ensure_tools()?;
     ensure_katex()?;
     demos::build()?;
+    crate::puzzle_editor::build()?;
     let mut cmd = Command::new(tools_bin().join("mdbook"));
     cmd.arg("build")
         .current_dir(root())

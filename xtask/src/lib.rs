@@ -12,6 +12,7 @@ pub mod demos;
 pub mod doctor;
 pub mod figures;
 pub mod local_tools;
+pub mod puzzle_editor;
 pub mod puzzle_browser_test;
 pub mod test;
 pub mod workspace;
