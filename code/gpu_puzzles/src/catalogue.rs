@@ -325,6 +325,7 @@ fn matmul() -> Puzzle {
         vec![
             wrong!("matmul", "wrong_naive", Reads),
             wrong!("matmul", "wrong_tile_offset", Mismatch),
+            wrong!("matmul", "wrong_missing_barrier", Mismatch),
         ],
     );
     p.read_limit = Some(4);
