@@ -88,6 +88,7 @@ const runs = [];
 let shots = 0;
 let adapter = null;
 let editor = null;
+let withoutWebGpu = null;
 try {
   const byPage = new Map();
   for (const c of checks) if (boxes.has(c.id)) byPage.set(boxes.get(c.id), [...(byPage.get(boxes.get(c.id)) ?? []), c]);
@@ -134,14 +135,36 @@ try {
     await page.close();
   }
   if (shots !== 2) problems.push("the guards puzzle's screenshots were not taken");
+  withoutWebGpu = await pressWithoutWebGpu(boxes.get("map"));
   const version = await browser.version();
   if (problems.length === 0) {
-    console.log(JSON.stringify({ browser: version, adapter, editor, seconds: (Date.now() - started) / 1000, puzzles: boxes.size, runs, sizes }));
+    console.log(JSON.stringify({ browser: version, adapter, editor, withoutWebGpu, seconds: (Date.now() - started) / 1000, puzzles: boxes.size, runs, sizes }));
   }
 } finally {
   await browser.close();
   server.close();
 }
+// A browser that offers no WebGPU adapter (no SwiftShader flags): the box must say so, with the
+// demos' message, and no JavaScript error. (A browser with WebGPU on by default may run it.)
+async function pressWithoutWebGpu(pageName) {
+  const plain = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox"] });
+  try {
+    const page = await plain.newPage();
+    page.on("pageerror", (e) => problems.push("without WebGPU: JavaScript error: " + e.message));
+    await page.goto(base + pageName, { waitUntil: "load" });
+    const box = ".puzzle-box[data-puzzle=\"map\"]";
+    await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.puzzleState === "ready", { timeout: 30000 }, box);
+    await page.click(box + " button[data-action=run]");
+    await page.waitForFunction((sel) => !["ready", "running"].includes(document.querySelector(sel).dataset.puzzleState), { timeout: 60000 }, box);
+    const r = await page.$eval(box, (el) => ({ state: el.dataset.puzzleState, text: el.querySelector("output").textContent }));
+    const explained = r.state === "no-webgpu" && r.text.includes("113") && r.text.includes("Safari 26");
+    if (!explained && !["passed", "failed"].includes(r.state)) problems.push("without WebGPU: the box ended in state " + r.state + ": " + r.text);
+    return r.state;
+  } finally {
+    await plain.close();
+  }
+}
+
 if (problems.length > 0) {
   console.error("puzzle browser test failed:\n  " + problems.join("\n  "));
   process.exit(1);
