@@ -328,6 +328,15 @@ fn judge(
                 what(case),
                 case.name
             )),
+            // The grader keeps 1 MiB of a test's output: records must fit well inside it.
+            Variant::Solution if case.stdout.len() > 512 * 1024 => problems.push(format!(
+                "{}: the {} test {} prints {} KiB with the solution; the grader keeps 1 MiB of a \
+                 test's output: record samples, not whole large values",
+                ex.id,
+                what(case),
+                case.name,
+                case.stdout.len() / 1024
+            )),
             Variant::Solution if !passed => problems.push(format!(
                 "{}: the solution fails the {} test {}{}",
                 ex.id,

@@ -51,6 +51,14 @@ fn reference(data: &[u32], lo: u32, hi: u32, bins: usize) -> Histogram {
     h
 }
 
+/// For the grader: below, above, the number of bins and up to 1024 evenly spaced counts (a
+/// million bins would overflow the output the grader reads).
+fn record(h: &Histogram) {
+    let step = h.counts.len().div_ceil(1024).max(1);
+    let sample: Vec<u64> = h.counts.iter().step_by(step).copied().collect();
+    grade_record!("histogram", (h.below, h.above, h.counts.len(), sample), 0.0);
+}
+
 fn spec(lo: u32, hi: u32, bins: usize) -> BinSpec {
     BinSpec::new(lo, hi, bins).unwrap_or_else(|e| panic!("BinSpec::new({lo}, {hi}, {bins}): {e}"))
 }
@@ -144,7 +152,7 @@ fn parallel_histogram_hidden_empty_input() {
     let s = spec(0, 100, 7);
     for threads in [1, 4] {
         let counted = parallel_histogram(&[], &s, threads).unwrap();
-        grade_record!("histogram", &counted.histogram, 0.0);
+        record(&counted.histogram);
         assert_eq!(counted.histogram, reference(&[], 0, 100, 7));
         assert!(counted.takes.is_empty(), "nothing to take, nothing taken");
     }
@@ -158,7 +166,7 @@ fn parallel_histogram_hidden_one_sample() {
         assert_eq!(s.slot(value), want, "slot({value}) with bins over 100..200");
         for threads in [1, 3] {
             let counted = parallel_histogram(&[value], &s, threads).unwrap();
-            grade_record!("histogram", &counted.histogram, 0.0);
+            record(&counted.histogram);
             assert_eq!(counted.histogram, reference(&[value], 100, 200, 4));
             assert_split(&counted, 1, threads);
         }
@@ -172,7 +180,7 @@ fn parallel_histogram_hidden_more_threads_than_samples() {
     let data = [1, 9, 4];
     for threads in [3, 4, 16] {
         let counted = parallel_histogram(&data, &s, threads).unwrap();
-        grade_record!("histogram", &counted.histogram, 0.0);
+        record(&counted.histogram);
         assert_eq!(counted.histogram, reference(&data, 0, 10, 5));
         assert_split(&counted, data.len(), threads);
     }
@@ -211,7 +219,7 @@ fn parallel_histogram_hidden_bins_at_the_edges() {
     assert_eq!(s.slot(u32::MAX / 2), Slot::Bin(MAX_BINS / 2 - 1));
     let data = [0, 1, 4096, u32::MAX / 2, u32::MAX - 2, u32::MAX - 1];
     let counted = parallel_histogram(&data, &s, 2).unwrap();
-    grade_record!("histogram", &counted.histogram, 0.0);
+    record(&counted.histogram);
     assert_eq!(counted.histogram, reference(&data, 0, u32::MAX, MAX_BINS));
     grade_ok!("parallel_histogram_hidden_bins_at_the_edges");
 }
@@ -227,7 +235,7 @@ fn parallel_histogram_hidden_out_of_range_values() {
             h.above, 3,
             "2000, 2001 and u32::MAX are at or above hi = 2000"
         );
-        grade_record!("histogram", &h, 0.0);
+        record(&h);
         assert_eq!(h, reference(&data, 1000, 2000, 10));
         assert_eq!(h.total(), data.len() as u64);
     }
@@ -253,7 +261,7 @@ fn parallel_histogram_hidden_matches_the_reference() {
             let want = reference(&data, lo, hi, bins);
             for threads in [1, 2, 3, 7, 16] {
                 let counted = parallel_histogram(&data, &s, threads).unwrap();
-                grade_record!("histogram", &counted.histogram, 0.0);
+                record(&counted.histogram);
                 assert_eq!(
                     counted.histogram, want,
                     "{n} samples, bins {lo}..{hi} / {bins}, {threads} threads"
@@ -272,7 +280,7 @@ fn parallel_histogram_hidden_same_result_every_run() {
     let want = reference(&data, 1_000, 65_000, 64);
     for run in 0..20 {
         let got = parallel_histogram(&data, &s, 8).unwrap().histogram;
-        grade_record!("histogram", &got, 0.0);
+        record(&got);
         assert_eq!(got, want, "run {run} of 20 differs");
     }
     grade_ok!("parallel_histogram_hidden_same_result_every_run");
@@ -285,7 +293,7 @@ fn parallel_histogram_hidden_work_is_split_fairly() {
     let s = spec(0, 256, 16);
     for threads in [1, 2, 3, 4, 8] {
         let counted = parallel_histogram(&data, &s, threads).unwrap();
-        grade_record!("histogram", &counted.histogram, 0.0);
+        record(&counted.histogram);
         assert_eq!(counted.histogram, reference(&data, 0, 256, 16));
         assert_split(&counted, data.len(), threads);
     }
