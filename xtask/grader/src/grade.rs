@@ -70,6 +70,15 @@ fn records_used(ex: &Exercise) -> Result<bool, GradeError> {
     Ok(text.contains("grade_record!"))
 }
 
+/// Computes (or finds cached) the reference solution's records, if the exercise records any:
+/// `grader warm` calls it so that gradings start with them.
+pub fn warm_records(root: &Path, ex: &Exercise) -> Result<(), GradeError> {
+    if records_used(ex)? {
+        reference_records(root, ex)?;
+    }
+    Ok(())
+}
+
 /// The reference solution's records, computed once per version of the exercise's staff files
 /// and kept in `target/grading/reference/`.
 fn reference_records(root: &Path, ex: &Exercise) -> Result<Records, GradeError> {

@@ -54,7 +54,8 @@ pub fn grade(
 
 pub use roster::{Shard, run as roster};
 
-/// Compiles the dependencies of every exercise (or one) once, so gradings start warm.
+/// Compiles the dependencies of every exercise (or one) once, and runs the reference solutions'
+/// recording tests once, so gradings start warm.
 pub fn warm(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
     sandbox::preflight()?;
     let exercises = match only {
@@ -63,6 +64,7 @@ pub fn warm(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
     };
     for ex in &exercises {
         warm::ensure(root, ex)?;
+        grade::warm_records(root, ex)?;
         println!("{}: warm", ex.id);
     }
     Ok(())
