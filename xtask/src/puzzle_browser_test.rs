@@ -18,9 +18,10 @@ use crate::util::{output, root};
 
 const FIGURE: &str = "gpu_puzzle_screenshots";
 /// What the screenshots depend on: a change elsewhere in the tree does not make them dirty.
-const INPUTS: [&str; 4] = [
+const INPUTS: [&str; 5] = [
     "code/gpu_puzzles",
     "book/theme",
+    "xtask/editor",
     "book/m0_introduction/gpu_puzzles",
     "xtask/browser/puzzle_test.mjs",
 ];
