@@ -57,9 +57,12 @@ export function createEditor(parent, doc, onChange) {
         keymap.of([indentWithTab, ...defaultKeymap, ...historyKeymap]),
         EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
         EditorView.contentAttributes.of({ "aria-label": "WGSL code" }),
+        EditorView.lineWrapping,
       ],
     }),
   });
+  // The book's web fonts may arrive after the first layout: measure the lines again then.
+  document.fonts?.ready.then(() => view.requestMeasure());
   return {
     get value() { return view.state.doc.toString(); },
     set value(text) { view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }); },

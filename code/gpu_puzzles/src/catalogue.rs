@@ -85,7 +85,11 @@ fn range(n: usize) -> impl Iterator<Item = f64> {
 fn map() -> Puzzle {
     let a: Vec<f64> = range(4).collect();
     puzzle(
-        base!("map", "Map", "out[global.x] = a(global.x) + 10.0;"),
+        base!(
+            "map",
+            "Map",
+            "Each thread handles the element whose index is its own position: read it through a(), add 10, store it in out at the same index."
+        ),
         vec![("SIZE", 4)],
         [[4, 1], [1, 1]],
         vec![f32s("a", a.clone())],
@@ -101,7 +105,7 @@ fn zip() -> Puzzle {
         base!(
             "zip",
             "Zip",
-            "Both inputs are read with the same index i = global.x."
+            "Both inputs are read at the same index, the thread's own."
         ),
         vec![("SIZE", 4)],
         [[4, 1], [1, 1]],
@@ -117,7 +121,7 @@ fn guards() -> Puzzle {
         base!(
             "guards",
             "Guards",
-            "Wrap the write in if i < SIZE { ... }: the last valid index is SIZE - 1."
+            "Compare the thread's index with SIZE before touching out; the last valid index is SIZE - 1, so think about < versus <=."
         ),
         vec![("SIZE", 4)],
         [[8, 1], [1, 1]],
@@ -136,7 +140,7 @@ fn map_2d() -> Puzzle {
         base!(
             "map_2d",
             "Map in 2-D",
-            "Guard with row < SIZE && col < SIZE; the element's index is row * SIZE + col, with the matrix's width, not the thread grid's."
+            "Check the row and the column against SIZE. The matrix's width, not the thread grid's, is what separates one row from the next in memory."
         ),
         vec![("SIZE", 2)],
         [[3, 3], [1, 1]],
@@ -157,7 +161,7 @@ fn broadcast() -> Puzzle {
         base!(
             "broadcast",
             "Broadcast",
-            "The column a is indexed by the row, the row b by the column: out[row * SIZE + col] = a(row) + b(col)."
+            "The column a changes from row to row, the row b from column to column: which coordinate picks which element?"
         ),
         vec![("SIZE", 2)],
         [[3, 3], [1, 1]],
@@ -173,7 +177,7 @@ fn workgroups() -> Puzzle {
         base!(
             "workgroups",
             "Workgroups",
-            "Workgroup g starts at element g * GROUP_SIZE: i = group.x * GROUP_SIZE + local.x (that is what global.x is). Keep the guard."
+            "Workgroup g covers elements g * GROUP_SIZE up to (g + 1) * GROUP_SIZE - 1; local is the offset inside that range. Keep a guard: the last workgroup sticks out."
         ),
         vec![("SIZE", 9), ("GROUP_SIZE", 4)],
         [[4, 1], [3, 1]],
@@ -192,7 +196,7 @@ fn shared() -> Puzzle {
         base!(
             "shared",
             "Workgroup memory",
-            "cache[local.x] = a(global.x); workgroupBarrier(); then read cache[(local.x + 1u) % GROUP_SIZE]."
+            "Declare a var<workgroup> array, store your element there, call workgroupBarrier() so the whole workgroup has stored, then read the neighbour from the array. The neighbour of the last thread is local index 0."
         ),
         vec![("SIZE", 8), ("GROUP_SIZE", 4)],
         [[4, 1], [2, 1]],
@@ -213,7 +217,7 @@ fn pooling() -> Puzzle {
         base!(
             "pooling",
             "Pooling",
-            "Load cache[i] = a(i), wait, then add cache[i - 1] and cache[i - 2] where they exist (check i >= 1 and i >= 2 first: i is unsigned)."
+            "Store one element per thread in workgroup memory, wait at a barrier, then add up to two earlier entries. i is unsigned: test i >= 1 before computing i - 1."
         ),
         vec![("SIZE", 8)],
         [[8, 1], [1, 1]],
@@ -236,7 +240,7 @@ fn dot() -> Puzzle {
         base!(
             "dot",
             "Dot product",
-            "products[local.x] = a(i) * b(i); workgroupBarrier(); then only thread 0 loops over products and writes out[0]."
+            "Every thread stores its product in workgroup memory; after a barrier, a single thread adds them all and writes out[0]."
         ),
         vec![("SIZE", 8)],
         [[8, 1], [1, 1]],
@@ -264,7 +268,7 @@ fn prefix_sum() -> Puzzle {
         base!(
             "prefix_sum",
             "Prefix sum",
-            "for (var offset = 1u; offset < SIZE; offset *= 2u): read left = cache[i - offset] if i >= offset, workgroupBarrier(), cache[i] += left, workgroupBarrier(). Reading and writing between the same two barriers is a race."
+            "Double the offset each round (1, 2, 4). In each round: read the value offset places to the left (if there is one), barrier, add it to your own slot, barrier. Reading and writing between the same two barriers is a race."
         ),
         vec![("SIZE", 8)],
         [[8, 1], [1, 1]],
@@ -286,7 +290,7 @@ fn axis_sum() -> Puzzle {
         base!(
             "axis_sum",
             "Axis sum",
-            "Row r starts at a(r * COLS). Load 0 for threads with local.x >= COLS so that the sum can run over the whole cache."
+            "group.y is the row, local.x the column. Threads beyond the last column store 0, so one thread can add up the whole workgroup array after the barrier."
         ),
         vec![
             ("ROWS", rows as u32),
@@ -316,7 +320,7 @@ fn matmul() -> Puzzle {
         base!(
             "matmul",
             "Matrix multiply with tiles",
-            "For each tile t: a_tile[r * TILE + c] = a(row * N + t * TILE + c) and b_tile[r * TILE + c] = b((t * TILE + r) * N + col), each 0 when outside the matrix; barrier; acc += a_tile[r * TILE + k] * b_tile[k * TILE + c] over k; barrier."
+            "Loop over the tiles along k. In each: every thread loads one element of a and one of b into the tile arrays (0 outside the matrix), barrier, multiply-add along the tile, barrier again before the next load."
         ),
         vec![("N", n as u32), ("TILE", 4)],
         [[4, 4], [2, 2]],
@@ -343,7 +347,7 @@ fn histogram() -> Puzzle {
         base!(
             "histogram",
             "Histogram with atomics",
-            "atomicAdd(&out[a(i)], 1u) reads, adds and writes as one step that no other thread can split."
+            "Each thread reads its number and increments that bin. Read-modify-write must be one indivisible step: look at the atomic functions."
         ),
         vec![("SIZE", size as u32), ("BINS", bins as u32)],
         [[32, 1], [2, 1]],
@@ -384,7 +388,7 @@ fn softmax() -> Puzzle {
         base!(
             "softmax",
             "Softmax of each row",
-            "Load the row into workgroup memory, wait, then every thread finds the maximum m and the sum of exp(x_k - m) from there."
+            "Load the row into workgroup memory and wait. Then each thread can scan the row twice: once for its maximum m, once for the sum of exp(x - m)."
         ),
         vec![("ROWS", rows as u32), ("COLS", cols as u32)],
         [[cols as u32, 1], [1, rows as u32]],

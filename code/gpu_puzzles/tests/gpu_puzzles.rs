@@ -107,3 +107,35 @@ fn browser_checks_are_current() {
         "{path} is stale: run `cargo run -p gpu_puzzles --bin export_puzzles`"
     );
 }
+
+/// The published pages give the stub, the hint and the lesson, never an answer: no statement
+/// of a reference solution appears in the page data or the pages' text (the signature and
+/// declarations aside).
+#[test]
+fn no_solution_line_reaches_the_page_data() {
+    let pages = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../book/m0_introduction/gpu_puzzles"
+    );
+    let prose: String = std::fs::read_dir(pages)
+        .expect("the book's puzzle pages")
+        .map(|entry| std::fs::read_to_string(entry.expect("a page").path()).expect("a page"))
+        .collect();
+    for puzzle in catalogue::all() {
+        let page = gpu_puzzles::export::page_json(&puzzle, None) + &prose;
+        let solution = puzzle
+            .source("solution")
+            .expect("the staff tree has every solution");
+        for line in solution.lines().map(str::trim) {
+            let given = line.len() < 12
+                || line.starts_with("fn puzzle(")
+                || line.starts_with("var<workgroup>")
+                || line.starts_with("//");
+            assert!(
+                given || !page.contains(line),
+                "{}: the page data gives away `{line}`",
+                puzzle.id
+            );
+        }
+    }
+}
