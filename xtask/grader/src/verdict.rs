@@ -111,7 +111,9 @@ fn pieces(text: &str) -> Vec<Piece<'_>> {
         let starts_number = (bytes[i].is_ascii_digit()
             || (bytes[i] == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)))
             && (i == 0 || !ident(bytes[i - 1]));
-        let word = |w: &str| text[i..].starts_with(w) && (i == 0 || !ident(bytes[i - 1]));
+        // Bytes, not `text[i..]`: `i` may sit inside a multi-byte character of the text.
+        let word =
+            |w: &str| bytes[i..].starts_with(w.as_bytes()) && (i == 0 || !ident(bytes[i - 1]));
         let special = ["-inf", "inf", "NaN"]
             .into_iter()
             .find(|w| word(w) && !bytes.get(i + w.len()).copied().is_some_and(ident));
@@ -226,9 +228,47 @@ mod tests {
                 Piece::Float(f64::INFINITY),
             ]
         );
+        // Multi-byte characters anywhere (a student's names are any text).
+        let names = [rec(
+            "rows",
+            0.0,
+            "[(\"µs → ×\", 3, 4.5), (\"naïve\", 7, 1.0)]",
+        )];
+        assert_eq!(compare(&names, &names), None);
+        assert!(
+            compare(
+                &names,
+                &[rec(
+                    "rows",
+                    0.0,
+                    "[(\"µs → ×\", 3, 4.5), (\"naive\", 7, 1.0)]"
+                )]
+            )
+            .is_some()
+        );
         let nan = [rec("v", 0.0, "[NaN]")];
         assert_eq!(compare(&nan, &nan), None);
         assert!(compare(&nan, &[rec("v", 0.0, "[0.0]")]).is_some());
+    }
+
+    #[test]
+    fn any_text_is_compared_without_panicking() {
+        // What a submission prints is any text: the comparison must never panic on it.
+        let alphabet: Vec<char> = "0123456789-+.eE NaNinf×µé_[](),\"\\x".chars().collect();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..5000 {
+            let len = next(24);
+            let a: String = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
+            let b: String = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
+            let _ = compare(&[rec("x", 1e-3, &a)], &[rec("x", 1e-3, &b)]);
+            let _ = parse(&format!("GRADE-RECORD {a} {b} {a}"));
+        }
     }
 
     #[test]
