@@ -140,6 +140,8 @@ fn nms_hidden_thresholds_are_inclusive_where_the_rules_say() {
     ];
     assert_eq!(non_max_suppression(&dets, 0.0, 0.5), [0, 1]);
     assert_eq!(non_max_suppression(&dets, 0.0, 0.25), [0]);
+    // max_iou equal to that IoU (1/3 is the same f32 both ways): the second box stays.
+    assert_eq!(non_max_suppression(&dets, 0.0, 1.0 / 3.0), [0, 1]);
     // A score equal to min_score takes part; one below does not.
     assert_eq!(non_max_suppression(&dets, 0.8, 0.5), [0, 1]);
     assert_eq!(non_max_suppression(&dets, 0.85, 0.5), [0]);
