@@ -104,10 +104,18 @@ fn alloc_free_loop_hidden_the_first_frame_is_already_free() {
     let _profiler = profiler();
     // Everything is made in new: even the first frame, at full length, allocates nothing.
     let logits = frame(9, 2048);
-    let mut top = TopK::new(2048, 16);
-    let n = allocations(|| {
-        std::hint::black_box(top.step(&logits).unwrap());
-    });
+    // Three fresh TopKs, each counted on its first step: the fewest is the step's own count
+    // (another thread of the process may allocate during one pass, never less).
+    let mut tops: Vec<TopK> = (0..3).map(|_| TopK::new(2048, 16)).collect();
+    let n = tops
+        .iter_mut()
+        .map(|top| {
+            allocations(|| {
+                std::hint::black_box(top.step(&logits).unwrap());
+            })
+        })
+        .min()
+        .unwrap_or(0);
     assert_eq!(n, 0, "the first step allocated {n} times");
     grade_ok!("alloc_free_loop_hidden_the_first_frame_is_already_free");
 }
@@ -118,14 +126,20 @@ fn alloc_free_loop_hidden_errors_and_no_allocation_for_them() {
     let mut top = TopK::new(8, 3);
     top.step(&[1.0, 2.0]).unwrap();
     let long = vec![0.0; 9];
-    let n = allocations(|| {
-        assert_eq!(top.step(&[]).unwrap_err(), FrameError::Empty);
-        assert_eq!(
-            top.step(&long).unwrap_err(),
-            FrameError::TooLong { len: 9, max_len: 8 }
-        );
-    });
-    assert_eq!(n, 0);
+    // The fewest over three passes, as above.
+    let n = (0..3)
+        .map(|_| {
+            allocations(|| {
+                assert_eq!(top.step(&[]).unwrap_err(), FrameError::Empty);
+                assert_eq!(
+                    top.step(&long).unwrap_err(),
+                    FrameError::TooLong { len: 9, max_len: 8 }
+                );
+            })
+        })
+        .min()
+        .unwrap_or(0);
+    assert_eq!(n, 0, "refused frames allocated {n} times");
     // A refused frame leaves the last good one's probabilities.
     assert_eq!(top.probabilities().len(), 2);
     grade_ok!("alloc_free_loop_hidden_errors_and_no_allocation_for_them");
