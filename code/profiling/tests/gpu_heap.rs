@@ -38,17 +38,15 @@ fn gpu_runner_loop_allocations_are_bounded_and_nothing_is_kept() {
     let longer = run(9).0;
     eprintln!("one iteration: {runs:?}; nine: {longer}");
     let dispatches = program.dispatch_count() as u64;
-    for &(allocations, kept) in &runs {
-        // Nothing outlives a run: every block allocated inside it is freed inside it.
-        assert_eq!(kept, 0, "{runs:?}");
-        // One submit: wgpu's encoding, submission and mapping, plus the output tensor.
-        assert!(
-            allocations <= 150,
-            "{allocations} allocations in one run: {runs:?}"
-        );
-    }
+    // dhat counts every thread, wgpu's and the driver's included, and their work can land inside
+    // any one run; a cost of the loop itself shows in every run. So the fewest is the loop's own.
+    let fewest = runs.iter().map(|r| r.0).min().unwrap_or(0);
+    // Nothing outlives a run: in a run no other thread disturbed, every block is freed inside it.
+    assert!(runs.iter().any(|r| r.1 == 0), "{runs:?}");
+    // One submit: wgpu's encoding, submission and mapping, plus the output tensor.
+    assert!(fewest <= 150, "{fewest} allocations in one run: {runs:?}");
     // Recording the graph again costs a few allocations per dispatch, no more.
-    let per_iteration = (longer - runs[0].0) / 8;
+    let per_iteration = longer.saturating_sub(fewest) / 8;
     assert!(
         per_iteration <= 3 * dispatches,
         "{per_iteration} allocations per iteration of {dispatches} dispatches"

@@ -24,20 +24,27 @@ fn runner_allocations_are_bounded_and_the_same_every_run() {
     let runs: Vec<u64> = (0..5)
         .map(|_| allocations_of(|| drop(work.run_cpu().unwrap())))
         .collect();
-    // Steady state: every run allocates exactly as much as the one before (nothing grows).
-    assert!(runs.windows(2).all(|w| w[0] == w[1]), "{runs:?}");
+    // dhat counts every thread of the process; another thread can only add to a run's count,
+    // so the fewest of a few runs is the runner's own. Steady state: the later runs allocate no
+    // more than the earlier ones (nothing grows).
+    let (early, late) = runs.split_at(2);
+    let fewest = |r: &[u64]| r.iter().copied().min().unwrap_or(0);
+    assert_eq!(fewest(early), fewest(late), "{runs:?}");
     // Per node: its result tensor (a struct and its data) and its argument list.
     assert!(
-        runs[0] <= 3 * nodes,
+        fewest(&runs) <= 3 * nodes,
         "{} allocations for {nodes} nodes",
-        runs[0]
+        fewest(&runs)
     );
     // ANCHOR_END: counted
 
     // NMS: growing vectors reallocate about log2(n) times and the sort takes one buffer, so
     // 2000 boxes cost a few dozen allocations, not one per box or per comparison.
     let dets = generated_detections(1, 2000, 640.0, 480.0);
-    let nms = allocations_of(|| drop(nms_sorted(&dets, 0.25, 0.45)));
+    let nms = (0..3)
+        .map(|_| allocations_of(|| drop(nms_sorted(&dets, 0.25, 0.45))))
+        .min()
+        .unwrap_or(0);
     assert!(
         nms <= 40,
         "{nms} allocations for one NMS of {} boxes",
