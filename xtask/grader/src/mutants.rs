@@ -149,6 +149,15 @@ fn one(root: &Path, ex: &Exercise) -> Result<(Row, Vec<String>), GradeError> {
         source: e,
     })?;
     let seconds = start.elapsed().as_secs_f64();
+    // cargo-mutants exits 4 when the hidden tests fail on the unmutated solution: nothing was
+    // measured, which must not read as "every mutant caught".
+    if status.code() == Some(4) {
+        return Err(GradeError::Setup(format!(
+            "{}: the hidden tests fail on the unmutated reference solution (see {}); fix that first",
+            ex.id,
+            output.join("mutants.out/debug.log").display()
+        )));
+    }
     let outcomes_path: PathBuf = output.join("mutants.out/outcomes.json");
     let text = fs::read_to_string(&outcomes_path).map_err(|e| {
         GradeError::Setup(format!(
