@@ -289,3 +289,64 @@ fn grader_roster_grader_errors_are_rows_and_the_gradebook_is_written() {
         assert_eq!(score, 0, "{report:#}");
     }
 }
+
+/// Student folders named to break a gradebook: a carriage return, formulas (also after a
+/// separator), and two names that are not UTF-8 and decode alike. Each keeps its own row and no
+/// cell starts a formula. (Grading itself fails fast here: nextest is left off the PATH.)
+#[test]
+fn grader_roster_names_cannot_bend_the_gradebook() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let (_, roster, out) = scratch("grader-roster-names");
+    let names: [&[u8]; 5] = [
+        b"carriage\rreturn",
+        b"=HYPERLINK(\"x\")",
+        b"a;=cmd|' /C calc'!A0",
+        b"ann\xff",
+        b"ann\xfe",
+    ];
+    for name in names {
+        let dir = roster.join(OsStr::from_bytes(name));
+        grader_support::copy_dir(
+            &root().join("exercises").join(EX).join("src"),
+            &dir.join("exercises").join(EX).join("src"),
+        );
+    }
+    let sysroot = std::process::Command::new("rustc")
+        .args(["--print", "sysroot"])
+        .output()
+        .unwrap();
+    let path = format!(
+        "{}/bin:/usr/bin:/bin",
+        String::from_utf8(sysroot.stdout).unwrap().trim()
+    );
+    let status = grader(&[("PATH", path.as_str())])
+        .args(["grade", "--exercise", EX, "--roster"])
+        .arg(&roster)
+        .arg("--out")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), names.len(), "one row per student:\n{text}");
+    let shown: std::collections::BTreeSet<&str> = rows.iter().map(|r| &r[0]).collect();
+    assert_eq!(shown.len(), names.len(), "two students merged:\n{text}");
+    assert!(
+        shown.contains("ann\\xff") && shown.contains("ann\\xfe"),
+        "{shown:?}"
+    );
+    assert!(shown.contains("carriage\\x0dreturn"), "{shown:?}");
+    for row in &rows {
+        for field in row {
+            for piece in field.split([',', ';', '\t', '|', '\r', '\n', ' ']) {
+                assert!(
+                    !piece.starts_with(['=', '+', '-', '@']),
+                    "{piece:?} in\n{text}"
+                );
+            }
+        }
+    }
+}
