@@ -12,8 +12,8 @@ pub mod demos;
 pub mod doctor;
 pub mod figures;
 pub mod local_tools;
-pub mod puzzle_editor;
 pub mod puzzle_browser_test;
+pub mod puzzle_editor;
 pub mod test;
 pub mod workspace;
 
