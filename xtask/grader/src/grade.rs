@@ -83,15 +83,8 @@ pub fn warm_records(root: &Path, ex: &Exercise) -> Result<(), GradeError> {
 /// and kept in `target/grading/reference/`.
 fn reference_records(root: &Path, ex: &Exercise) -> Result<Records, GradeError> {
     use std::hash::{Hash, Hasher};
-    let mut files = stub_files(ex)?;
-    let solution_dir = ex.dir.join("grading/solution");
-    let solution = submission::take_folder(&solution_dir)
-        .map_err(|e| GradeError::Setup(format!("{}: {e}", solution_dir.display())))?;
-    for (rel, bytes) in solution {
-        files.retain(|(r, _)| *r != rel);
-        files.push((rel, bytes));
-    }
-    files.sort();
+    let files = submission::solved_stub(&ex.dir)
+        .map_err(|e| GradeError::Setup(format!("{}: {e}", ex.id)))?;
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     files.hash(&mut hasher);
     for staff in ["grading/hidden.rs", "Cargo.toml", "exercise.toml"] {

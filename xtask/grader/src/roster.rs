@@ -281,14 +281,14 @@ fn own_fingerprints(ex: &Exercise, sub: &Path) -> Option<Fingerprints> {
 
 /// The reference solution's fingerprints (laid over the stub) without the stub's code.
 fn reference_fingerprints(ex: &Exercise) -> Result<Fingerprints, GradeError> {
-    let (mut files, stub) = written_and_stub(ex, &ex.dir)
+    let (_, stub) = written_and_stub(ex, &ex.dir)
         .ok_or_else(|| GradeError::Setup(format!("{}: the stub cannot be read", ex.id)))?;
-    let dir = ex.dir.join("grading/solution");
-    let solution = submission::take_folder(&dir).map_err(|e| GradeError::Setup(e.to_string()))?;
-    for (rel, bytes) in solution {
-        files.retain(|(r, _)| *r != rel);
-        files.push((rel, bytes));
-    }
+    let given = ex.given_in_src();
+    let files: Vec<SourceFile> = submission::solved_stub(&ex.dir)
+        .map_err(|e| GradeError::Setup(format!("{}: {e}", ex.id)))?
+        .into_iter()
+        .filter(|(r, _)| !given.contains(r))
+        .collect();
     Ok(similarity::without(&similarity::fingerprint(&files), &stub))
 }
 

@@ -123,6 +123,18 @@ fn walk(
     Ok(())
 }
 
+/// An exercise's reference solution as the grader builds it: the stub's `src/` files with
+/// `grading/solution/`'s laid over them, sorted by path.
+pub fn solved_stub(exercise_dir: &Path) -> Result<Vec<(PathBuf, Vec<u8>)>, NotTaken> {
+    let mut files = take(exercise_dir)?.files;
+    for (rel, bytes) in take_folder(&exercise_dir.join("grading/solution"))? {
+        files.retain(|(r, _)| *r != rel);
+        files.push((rel, bytes));
+    }
+    files.sort();
+    Ok(files)
+}
+
 /// The regular files under a staff folder (a reference solution), paths relative to it.
 pub fn take_folder(dir: &Path) -> Result<Vec<(PathBuf, Vec<u8>)>, NotTaken> {
     let mut out = Vec::new();
