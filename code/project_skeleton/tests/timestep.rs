@@ -45,3 +45,15 @@ fn steady_frames_run_the_same_simulated_time_as_the_wall_clock() {
     assert_eq!(total, 1000);
     assert_eq!(t.clamped_frames(), 0);
 }
+
+#[test]
+fn a_stall_of_more_than_2_to_the_32_steps_is_discarded_whole() {
+    // 1 µs steps and a 72-minute stall: about 4.3e9 steps are due, more than a u32 counts.
+    let dt = Duration::from_micros(1);
+    let mut t = FixedTimestep::new(dt, 5);
+    let stall = Duration::from_secs(72 * 60) + Duration::from_nanos(500);
+    let s = t.advance(stall);
+    assert_eq!(s.steps, 5);
+    assert!((s.alpha - 0.5).abs() < 1e-9, "{}", s.alpha);
+    assert_eq!(t.discarded(), stall - dt * 5 - Duration::from_nanos(500));
+}

@@ -30,7 +30,7 @@ struct InFlight {
     seq: u64,
 }
 
-// ANCHOR: ring
+// ANCHOR: ring_struct
 /// K mappable buffers, used in turn; results come out in submission order.
 pub struct ReadbackRing {
     slots: Vec<Slot>,
@@ -40,6 +40,7 @@ pub struct ReadbackRing {
     /// Times the oldest result was due (K − 1 frames old) but the GPU had not finished it.
     late: u64,
 }
+// ANCHOR_END: ring_struct
 
 impl ReadbackRing {
     /// `k` buffers of `bytes` bytes each (`k` is at least 1; 1 means "read in the same frame").
@@ -95,6 +96,7 @@ impl ReadbackRing {
         self.submitted += 1;
     }
 
+    // ANCHOR: ring_read
     /// Hands `read` every result that is at least K − 1 submissions old and mapped, oldest
     /// first, stopping at the first that is not ready. Polls, never waits.
     pub fn read_due(
@@ -117,7 +119,7 @@ impl ReadbackRing {
         }
         Ok(n)
     }
-    // ANCHOR_END: ring
+    // ANCHOR_END: ring_read
 
     /// At shutdown: waits for every result still in flight and hands them to `read` in order.
     pub fn drain(

@@ -1,7 +1,8 @@
 //! The pipeline's stages, one idea per file, with no GPU and no window: each is tested alone.
 //!
 //! - [`clock`]: time as a trait, so tests run on a fake clock;
-//! - [`source`]: a generated sensor that makes one frame per period, from a seed;
+//! - [`source`]: what a source is, and a generated sensor that makes one frame per period;
+//! - [`player`]: frames recorded to a file and played back as a source;
 //! - [`process`]: what a processing stage is, and a CPU one to check the others against;
 //! - [`queue`]: a bounded channel between stages, with an explicit back-pressure policy;
 //! - [`timestep`]: a fixed-timestep simulation step (accumulator, alpha, spiral-of-death clamp);
@@ -10,6 +11,7 @@
 //! - [`run`]: the stages on their threads, and a shutdown that drains and joins them.
 
 pub mod clock;
+pub mod player;
 pub mod process;
 pub mod queue;
 pub mod recorder;

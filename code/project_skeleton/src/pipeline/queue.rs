@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crossbeam_channel::{Receiver, Sender, TrySendError};
+use crossbeam_channel::{Receiver, Select, Sender, TrySendError};
 
 // ANCHOR: policy
 /// What a full queue does to the stage that sends into it.
@@ -52,6 +52,9 @@ pub struct StageSender<T> {
     tx: Sender<T>,
     /// Only for [`Policy::DropOldest`]: the producer's handle on the consumer's end.
     oldest: Receiver<T>,
+    /// Never carries a message: it becomes ready (disconnected) when the consumer's end is
+    /// dropped, which wakes a sender blocked on a full queue.
+    consumer_gone: Receiver<Never>,
     policy: Policy,
     shared: Arc<Shared>,
 }
@@ -60,19 +63,31 @@ pub struct StageSender<T> {
 pub struct StageReceiver<T> {
     rx: Receiver<T>,
     shared: Arc<Shared>,
+    /// Dropped with this end: that disconnects the sender's `consumer_gone`.
+    _alive: Sender<Never>,
 }
+
+/// A type with no values: the `consumer_gone` channel is only ever disconnected.
+enum Never {}
 
 /// A queue of at most `capacity` items (at least 1) with the given policy.
 pub fn bounded<T>(capacity: usize, policy: Policy) -> (StageSender<T>, StageReceiver<T>) {
     let (tx, rx) = crossbeam_channel::bounded(capacity.max(1));
+    let (alive, consumer_gone) = crossbeam_channel::bounded(0);
     let shared = Arc::new(Shared::default());
     let sender = StageSender {
         tx,
         oldest: rx.clone(),
+        consumer_gone,
         policy,
         shared: shared.clone(),
     };
-    (sender, StageReceiver { rx, shared })
+    let receiver = StageReceiver {
+        rx,
+        shared,
+        _alive: alive,
+    };
+    (sender, receiver)
 }
 
 impl<T> StageSender<T> {
@@ -83,7 +98,7 @@ impl<T> StageSender<T> {
             return Err(Closed(item));
         }
         let sent = match self.policy {
-            Policy::Block => self.tx.send(item).map_err(|e| Closed(e.into_inner())),
+            Policy::Block => self.send_or_wake(item),
             Policy::DropOldest => {
                 let mut item = item;
                 loop {
@@ -108,6 +123,27 @@ impl<T> StageSender<T> {
         sent
     }
     // ANCHOR_END: send
+
+    // ANCHOR: send_or_wake
+    /// Waits for room, or for the consumer to go. A plain `tx.send` could wait for ever: the
+    /// channel stays connected while anyone holds a receiver (this sender's own `oldest`, a
+    /// display's counters), so a consumer that failed and dropped its end would never wake it.
+    fn send_or_wake(&self, item: T) -> Result<(), Closed<T>> {
+        let mut select = Select::new();
+        let room = select.send(&self.tx);
+        let gone = select.recv(&self.consumer_gone);
+        let ready = select.select();
+        if ready.index() == room {
+            return ready
+                .send(&self.tx, item)
+                .map_err(|e| Closed(e.into_inner()));
+        }
+        debug_assert_eq!(ready.index(), gone);
+        // Completing the operation is required; it can only report the disconnection.
+        let _ = ready.recv(&self.consumer_gone);
+        Err(Closed(item))
+    }
+    // ANCHOR_END: send_or_wake
 
     pub fn stats(&self) -> QueueStats {
         stats(&self.shared, &self.tx)
@@ -140,8 +176,9 @@ impl<T> StageReceiver<T> {
 
 impl<T> Drop for StageReceiver<T> {
     fn drop(&mut self) {
-        // The producer keeps a receiver of its own (for dropping the oldest), so the channel
-        // alone would not tell it that the consumer has gone: this flag does.
+        // Other receivers may outlive this end (the producer's own, for dropping the oldest; a
+        // display's counters), so the channel alone would not tell the producer that the
+        // consumer has gone: this flag does, and dropping `_alive` wakes a blocked `send`.
         self.shared.consumer_gone.store(true, Ordering::Release);
     }
 }
@@ -240,6 +277,28 @@ mod tests {
         let stats = producer.join().unwrap();
         assert_eq!((stats.sent, stats.dropped), (3, 0));
         assert_eq!([rx.recv(), rx.recv(), rx.recv()], [Some(1), Some(2), None]);
+    }
+
+    #[test]
+    fn a_sender_blocked_on_a_full_queue_wakes_when_the_consumer_goes() {
+        let (tx, rx) = bounded(1, Policy::Block);
+        // A display's counters hold a receiver of the same channel: it must not keep the
+        // blocked sender waiting.
+        let counters = rx.counters();
+        tx.send(0).unwrap();
+        let (done_tx, done_rx) = crossbeam_channel::bounded(1);
+        let producer = std::thread::spawn(move || done_tx.send(tx.send(1)).unwrap());
+        assert!(
+            done_rx
+                .recv_timeout(std::time::Duration::from_millis(50))
+                .is_err(),
+            "the queue is full: the send waits"
+        );
+        drop(rx);
+        let woke = done_rx.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(woke, Ok(Err(Closed(1))));
+        producer.join().unwrap();
+        assert_eq!(counters.stats().sent, 1);
     }
 
     #[test]

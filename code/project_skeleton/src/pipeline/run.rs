@@ -10,7 +10,7 @@ use crate::pipeline::clock::Clock;
 use crate::pipeline::process::{Processed, Processor};
 use crate::pipeline::queue::{self, Policy, QueueCounters, QueueStats, StageReceiver};
 use crate::pipeline::recorder::{RecorderHandle, Summary};
-use crate::pipeline::source::{Frame, FrameSource};
+use crate::pipeline::source::{Frame, Source};
 
 /// How the stages are joined.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +28,8 @@ pub enum PipelineError {
         stage: &'static str,
         source: std::io::Error,
     },
+    #[error("the source failed: {0}")]
+    Source(Box<dyn std::error::Error + Send + Sync>),
     #[error("the processing stage failed: {0}")]
     Processing(Box<dyn std::error::Error + Send + Sync>),
     #[error("the {stage} thread panicked: a bug in that stage")]
@@ -39,6 +41,9 @@ pub enum PipelineError {
 pub struct PipelineReport {
     /// Frames the source made.
     pub produced: u64,
+    /// Frames the source never made because it woke a whole period or more late (after a
+    /// stall): it skips to the newest due frame instead of bursting the missed ones.
+    pub skipped_at_source: u64,
     /// Frames the processing stage returned.
     pub processed: u64,
     /// Frames the consumer received (shown, or drained at shutdown).
@@ -99,15 +104,15 @@ pub struct Pipeline {
     produced: Arc<AtomicU64>,
     outputs: StageReceiver<Processed>,
     delivered: u64,
-    source: Option<JoinHandle<()>>,
+    source: Option<JoinHandle<Result<u64, PipelineError>>>,
     processing: Option<JoinHandle<Result<ProcessingCounts, PipelineError>>>,
     frames: QueueCounters<Frame>,
 }
 
 impl Pipeline {
     /// Starts the source and the processing stage on their own threads.
-    pub fn start<P: Processor>(
-        source: FrameSource,
+    pub fn start<S: Source, P: Processor>(
+        mut source: S,
         mut processor: P,
         config: PipelineConfig,
         clock: Arc<dyn Clock>,
@@ -122,17 +127,29 @@ impl Pipeline {
         // ANCHOR: source_stage
         let source_thread = {
             let (stop, produced, clock) = (stop.clone(), produced.clone(), clock.clone());
-            move || {
-                let mut index = 0;
+            move || -> Result<u64, PipelineError> {
+                let (mut index, mut skipped) = (0, 0);
                 while !stop.load(Ordering::Acquire) {
-                    clock.sleep_until(source.due(index));
-                    let frame = source.frame(index, clock.now());
+                    let Some(due) = source.due_at(index) else {
+                        break; // a recording has ended
+                    };
+                    clock.sleep_until(due);
+                    // Woken a period or more late (a stall, or a full queue under `Block`):
+                    // skip to the newest due frame rather than burst the missed ones.
+                    let now = clock.now();
+                    while source.due_at(index + 1).is_some_and(|next| next <= now) {
+                        (index, skipped) = (index + 1, skipped + 1);
+                    }
+                    let frame = source
+                        .capture(index, now)
+                        .map_err(|e| PipelineError::Source(Box::new(e)))?;
                     produced.fetch_add(1, Ordering::Relaxed);
                     if frames_tx.send(frame).is_err() {
                         break; // processing has stopped: nobody to send to
                     }
                     index += 1;
                 }
+                Ok(skipped)
                 // `frames_tx` is dropped here: processing sees the end once the queue is empty.
             }
         };
@@ -226,10 +243,11 @@ impl Pipeline {
         while let Some(result) = self.recv() {
             consume(result);
         }
-        let source = self.source.take().map(JoinHandle::join);
-        if let Some(Err(_)) = source {
-            return Err(PipelineError::Panicked { stage: "source" });
-        }
+        let skipped = match self.source.take().map(JoinHandle::join) {
+            Some(Ok(result)) => result?,
+            Some(Err(_)) => return Err(PipelineError::Panicked { stage: "source" }),
+            None => 0,
+        };
         let counts = match self.processing.take().map(JoinHandle::join) {
             Some(Ok(result)) => result?,
             Some(Err(_)) => {
@@ -241,6 +259,7 @@ impl Pipeline {
         };
         Ok(PipelineReport {
             produced: self.produced.load(Ordering::Relaxed),
+            skipped_at_source: skipped,
             processed: counts.processed,
             delivered: self.delivered,
             dropped_before_processing: self.frames.stats().dropped,

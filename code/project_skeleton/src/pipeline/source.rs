@@ -50,6 +50,24 @@ impl SourceConfig {
     };
 }
 
+// ANCHOR: source_trait
+/// Where frames come from: a generator, a camera, or a recording played back ([`Player`]).
+/// The pipeline asks when frame `index` is due, sleeps until then on its clock, and captures it.
+///
+/// [`Player`]: crate::pipeline::player::Player
+pub trait Source: Send + 'static {
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// When frame `index` is due on the pipeline's clock, or `None` when there are no more
+    /// (the end of a recording). Due times never decrease.
+    fn due_at(&self, index: u64) -> Option<Duration>;
+
+    /// Frame `index`, stamped `captured_at`. An error ends the source; the pipeline drains the
+    /// frames already sent and reports the error at shutdown.
+    fn capture(&mut self, index: u64, captured_at: Duration) -> Result<Frame, Self::Error>;
+}
+// ANCHOR_END: source_trait
+
 /// Makes frames. Stateless: frame `index` depends only on the seed and the index.
 #[derive(Clone, Debug)]
 pub struct FrameSource {
@@ -111,6 +129,19 @@ impl FrameSource {
         }
     }
     // ANCHOR_END: frame
+}
+
+/// The generator cannot fail and never ends.
+impl Source for FrameSource {
+    type Error = std::convert::Infallible;
+
+    fn due_at(&self, index: u64) -> Option<Duration> {
+        Some(self.due(index))
+    }
+
+    fn capture(&mut self, index: u64, captured_at: Duration) -> Result<Frame, Self::Error> {
+        Ok(self.frame(index, captured_at))
+    }
 }
 
 /// A 64-bit mixing function (SplitMix64's finaliser): neighbouring inputs give unrelated bits.

@@ -39,7 +39,7 @@ impl FixedTimestep {
 
     /// A frame took `elapsed` since the last one: how many steps to run, and the alpha.
     pub fn advance(&mut self, elapsed: Duration) -> Steps {
-        self.accumulator += elapsed;
+        self.accumulator = self.accumulator.saturating_add(elapsed);
         let mut steps = 0;
         while self.accumulator >= self.dt && steps < self.max_steps {
             self.accumulator -= self.dt;
@@ -47,7 +47,10 @@ impl FixedTimestep {
         }
         if self.accumulator >= self.dt {
             // Keep the fraction of a step (alpha stays smooth), drop the whole steps.
-            let whole = self.dt * (self.accumulator.as_nanos() / self.dt.as_nanos()) as u32;
+            // The remainder is below `dt`, so it fits in a u64 of nanoseconds; dividing instead
+            // and casting the step count to u32 would wrap after 2^32 missed steps.
+            let fraction = self.accumulator.as_nanos() % self.dt.as_nanos();
+            let whole = self.accumulator - Duration::from_nanos(fraction as u64);
             self.accumulator -= whole;
             self.discarded += whole;
             self.clamped_frames += 1;
