@@ -4,12 +4,15 @@
 //!   histogram ([`latency`]) so the tail (p99, max) is reported, not the mean;
 //! - [`method`]: a small sensor pipeline built the way the chapter recommends, in stages:
 //!   a prototype, its components in a single-threaded tested version, an allocation-free one;
+//! - [`rt_basics`]: priority inversion and inheritance, page faults and `mlockall`, sleeping
+//!   to absolute deadlines, each in a small staged file;
 //! - [`counting_alloc`]: an allocator that counts, so tests can prove a loop allocates nothing;
 //! - [`spsc`]: the module 2 ring buffer, re-exported from `parallelism`.
 
 pub mod counting_alloc;
 pub mod latency;
 pub mod method;
+pub mod rt_basics;
 pub mod rules;
 pub mod workload;
 

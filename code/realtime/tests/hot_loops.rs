@@ -106,10 +106,18 @@ fn every_rule_measures_every_variant_in_quick_mode() {
     };
     for rule in realtime::rules::RULES {
         let rows = measure_rule(rule, sizes).unwrap();
-        assert!(rows.len() >= 2, "{rule}: {rows:?}");
+        let variants = if rule == "floor" { 1 } else { 2 };
+        assert!(rows.len() >= variants, "{rule}: {rows:?}");
         for r in rows {
             assert!(r.summary.iterations > 0);
-            assert!(r.summary.p50_ns <= r.summary.p99_ns && r.summary.p99_ns <= r.summary.max_ns);
+            let q = r.summary;
+            assert!(q.p50_ns <= q.p99_ns && q.p99_ns <= q.p999_ns && q.p999_ns <= q.max_ns);
+            // Only the off-thread logger can drop, and it always says how many it dropped.
+            assert_eq!(
+                r.dropped.is_some(),
+                r.variant.starts_with("off-thread"),
+                "{r:?}"
+            );
         }
     }
     let err = measure_rule("nope", sizes).unwrap_err().to_string();
@@ -188,4 +196,98 @@ fn the_gain_table_gives_what_the_per_pixel_cast_gives() {
     );
     let (_, allocs) = count_allocations(|| GainTable::new(1.3).apply(&frame, &mut out));
     assert_eq!(allocs, 0);
+}
+
+#[test]
+fn a_ring_slot_of_the_logger_is_24_bytes() {
+    // The record is 16 bytes; the ring holds `Option<LogRecord>` (None ends the log), and an
+    // f64 has no spare bit pattern for the None, so the tag takes another 8 bytes.
+    assert_eq!(std::mem::size_of::<logging::LogRecord>(), 16);
+    assert_eq!(std::mem::size_of::<Option<logging::LogRecord>>(), 24);
+}
+
+#[test]
+fn a_ring_that_holds_every_record_drops_none_and_the_small_one_counts_its_drops() {
+    let sizes = Sizes {
+        warmup: 10,
+        iterations: 20_000,
+        ..Sizes::quick()
+    };
+    let rows = measure_rule("logging", sizes).unwrap();
+    let dropped = |name: &str| rows.iter().find(|r| r.variant == name).unwrap().dropped;
+    assert_eq!(dropped("off-thread, ring holds every record"), Some(0));
+    let small = dropped("off-thread (SPSC ring)").unwrap();
+    assert!(small <= 20_010, "{small}");
+}
+
+#[test]
+fn the_floor_is_an_empty_step_and_rows_near_it_are_flagged() {
+    let sizes = Sizes {
+        warmup: 5,
+        iterations: 200,
+        ..Sizes::quick()
+    };
+    let floor = measure_rule("floor", sizes).unwrap();
+    assert_eq!(floor.len(), 1);
+    let f = floor[0].summary;
+    assert!(floor[0].near_floor(&f), "an empty step is at its own floor");
+    let slow = realtime::rules::Measured {
+        summary: realtime::latency::LatencySummary {
+            p50_ns: f.p50_ns * 2 + 1,
+            ..f
+        },
+        ..floor[0].clone()
+    };
+    assert!(!slow.near_floor(&f));
+}
+
+#[test]
+fn validate_plus_energy_gives_the_energy_of_the_other_two() {
+    let sizes = Sizes {
+        warmup: 1,
+        iterations: 10,
+        ..Sizes::quick()
+    };
+    let rows = measure_rule("validation", sizes).unwrap();
+    let names: Vec<_> = rows.iter().map(|r| r.variant).collect();
+    assert_eq!(
+        names,
+        [
+            "checked inside the loop",
+            "validated before the loop",
+            "validate + energy"
+        ]
+    );
+    let frame = sensor_frame(7);
+    let once = validation::ValidFrame::new(&frame).map(|v| validation::energy(&v));
+    assert_eq!(
+        once.unwrap(),
+        validation::energy_checking_inside(&frame).unwrap()
+    );
+}
+
+#[test]
+fn the_watcher_thread_notices_a_change_and_the_loop_only_reads_a_flag() {
+    use realtime::rules::syscalls::WatchedFile;
+    use std::time::{Duration, Instant, SystemTime};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, "gain = 1\n").unwrap();
+    let watched = WatchedFile::new(path.clone(), Duration::from_millis(1)).unwrap();
+    let (changed, allocs) = count_allocations(|| watched.changed());
+    assert!(!changed);
+    assert_eq!(allocs, 0);
+    let file = std::fs::File::options().write(true).open(&path).unwrap();
+    file.set_modified(SystemTime::now() + Duration::from_secs(60))
+        .unwrap();
+    let give_up = Instant::now() + Duration::from_secs(5);
+    while !watched.changed() {
+        assert!(Instant::now() < give_up, "the watcher never saw the change");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(!watched.changed(), "a change is reported once");
+    watched.stop().unwrap();
+
+    let missing = WatchedFile::new(dir.path().join("missing.toml"), Duration::from_millis(1));
+    assert!(missing.is_err());
 }

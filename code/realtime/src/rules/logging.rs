@@ -57,8 +57,8 @@ impl Buffered {
 // ANCHOR_END: buffered
 
 // ANCHOR: off_thread
-/// Best for the loop: it pushes a 16-byte record into the module 2 SPSC ring and returns; a
-/// logger thread formats and writes. When the ring is full the record is dropped and counted:
+/// Best for the loop: it moves one ring slot, an `Option<LogRecord>` of 24 bytes, into the
+/// module 2 SPSC ring and returns; a logger thread formats and writes. When the ring is full the record is dropped and counted:
 /// the loop never waits for the disk.
 pub struct OffThread {
     producer: Producer<Option<LogRecord>>,

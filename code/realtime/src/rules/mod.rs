@@ -25,10 +25,34 @@ pub struct Measured {
     pub rule: &'static str,
     pub variant: &'static str,
     pub summary: LatencySummary,
+    /// Records the off-thread logger dropped because its ring was full (logging only).
+    pub dropped: Option<u64>,
 }
 
-/// The rules `measure_rule` knows, in the order of the chapter.
-pub const RULES: [&str; 11] = [
+impl Measured {
+    fn new(rule: &'static str, variant: &'static str, summary: LatencySummary) -> Self {
+        Self {
+            rule,
+            variant,
+            summary,
+            dropped: None,
+        }
+    }
+
+    /// Is this variant's median within `FLOOR_FACTOR` times the median of an empty step? Then
+    /// the number says more about the clock than about the code.
+    pub fn near_floor(&self, floor: &LatencySummary) -> bool {
+        self.summary.p50_ns < FLOOR_FACTOR * floor.p50_ns
+    }
+}
+
+/// A median below this many empty steps is flagged as "at the timer's floor".
+pub const FLOOR_FACTOR: u64 = 2;
+
+/// The rules `measure_rule` knows, in the order of the chapter. `floor` times an empty step:
+/// the cost of the two clock reads and the histogram that every other row includes.
+pub const RULES: [&str; 12] = [
+    "floor",
     "allocation",
     "logging",
     "syscalls",
@@ -55,6 +79,12 @@ pub struct Sizes {
     /// Sleeps for the sleeping rule (each about `sleep_period`).
     pub sleeps: u64,
     pub sleep_period: Duration,
+    /// Runs of the priority-inversion scene per protocol.
+    pub scenes: u64,
+    /// Bytes of the buffer the page-fault loop fills.
+    pub fault_buffer: usize,
+    /// Periods of each paced loop (each `sleep_period` long).
+    pub periods: u32,
 }
 
 impl Sizes {
@@ -65,6 +95,9 @@ impl Sizes {
             messages: 100_000,
             sleeps: 2_000,
             sleep_period: Duration::from_millis(1),
+            scenes: 20,
+            fault_buffer: 64 << 20,
+            periods: 2_000,
         }
     }
 
@@ -75,6 +108,9 @@ impl Sizes {
             messages: 2_000,
             sleeps: 50,
             sleep_period: Duration::from_millis(1),
+            scenes: 2,
+            fault_buffer: 4 << 20,
+            periods: 50,
         }
     }
 }
@@ -102,12 +138,9 @@ fn io_error(rule: &'static str) -> impl Fn(std::io::Error) -> MeasureError {
 pub fn measure_rule(rule: &str, sizes: Sizes) -> Result<Vec<Measured>, MeasureError> {
     let frame = sensor_frame(7);
     let (w, n) = (sizes.warmup, sizes.iterations);
-    let m = |rule, variant, summary| Measured {
-        rule,
-        variant,
-        summary,
-    };
+    let m = Measured::new;
     Ok(match rule {
+        "floor" => vec![m("floor", "empty step", time_each(w, n, |i| i as f64))],
         "allocation" => {
             let before = time_each(w, n, |_| allocation::allocating(&frame) as f64);
             let mut pre = allocation::Preallocated::new(FRAME_LEN);
@@ -129,9 +162,14 @@ pub fn measure_rule(rule: &str, sizes: Sizes) -> Result<Vec<Measured>, MeasureEr
             });
             let mut batched = syscalls::BatchedCheck::new(path.clone(), 1000);
             let after = time_each(w, n, |i| batched.changed(i).map_or(-1.0, f64::from));
+            let watched =
+                syscalls::WatchedFile::new(path.clone(), Duration::from_millis(1)).map_err(&err)?;
+            let elsewhere = time_each(w, n, |_| f64::from(u8::from(watched.changed())));
+            watched.stop().map_err(&err)?;
             vec![
                 m("syscalls", "stat every iteration", before),
                 m("syscalls", "stat every 1000th", after),
+                m("syscalls", "stat on another thread", elsewhere),
             ]
         }
         "copying" => {
@@ -147,9 +185,14 @@ pub fn measure_rule(rule: &str, sizes: Sizes) -> Result<Vec<Measured>, MeasureEr
             let after = time_each(w, n, |_| {
                 valid.as_ref().map_or(f64::NAN, validation::energy)
             });
+            // A frame used once: its validation is part of every iteration.
+            let once = time_each(w, n, |_| {
+                validation::ValidFrame::new(&frame).map_or(f64::NAN, |v| validation::energy(&v))
+            });
             vec![
                 m("validation", "checked inside the loop", before),
                 m("validation", "validated before the loop", after),
+                m("validation", "validate + energy", once),
             ]
         }
         "keys" => {
@@ -248,6 +291,11 @@ pub fn measure_rule(rule: &str, sizes: Sizes) -> Result<Vec<Measured>, MeasureEr
                     "spin_sleep",
                     overshoot(Sleeper::SpinSleep, p, sizes.sleeps),
                 ),
+                m(
+                    "sleeping",
+                    "spin_sleep, spin_loop hint",
+                    overshoot(Sleeper::SpinLoopHint, p, sizes.sleeps),
+                ),
             ]
         }
         other => {
@@ -274,21 +322,35 @@ fn measure_logging(sizes: Sizes) -> Result<Vec<Measured>, MeasureError> {
     let mut buffered = logging::Buffered::new(file("buffered.log")?);
     let s2 = time_each(w, n, |i| buffered.log(record(i)).map_or(-1.0, |()| 0.0));
     buffered.flush().map_err(&err)?;
-    let mut off = logging::OffThread::new(file("off.log")?, 4096)?;
-    let s3 = time_each(w, n, |i| {
-        off.log(record(i));
-        0.0
-    });
-    off.finish().map_err(&err)?;
-    let m = |variant, summary| Measured {
-        rule: "logging",
-        variant,
-        summary,
+    // The loop pushes faster than the logger writes, so a small ring fills and most pushes
+    // fail; a ring that holds every record measures a push that succeeds. Both report drops.
+    let off_thread = |capacity: usize, name: &str| {
+        let mut off = logging::OffThread::new(file(name)?, capacity)?;
+        let summary = time_each(w, n, |i| {
+            off.log(record(i));
+            0.0
+        });
+        let (_written, dropped) = off.finish().map_err(&err)?;
+        Ok::<_, MeasureError>((summary, dropped))
     };
+    let (s3, dropped3) = off_thread(4096, "off.log")?;
+    let every_record = usize::try_from(w + n + 1)
+        .unwrap_or(usize::MAX)
+        .checked_next_power_of_two()
+        .unwrap_or(4096);
+    let (s4, dropped4) = off_thread(every_record, "off_large.log")?;
+    let m = |variant, summary| Measured::new("logging", variant, summary);
     Ok(vec![
         m("line-buffered (println!)", s1),
         m("BufWriter", s2),
-        m("off-thread (SPSC ring)", s3),
+        Measured {
+            dropped: Some(dropped3),
+            ..m("off-thread (SPSC ring)", s3)
+        },
+        Measured {
+            dropped: Some(dropped4),
+            ..m("off-thread, ring holds every record", s4)
+        },
     ])
 }
 

@@ -2,7 +2,10 @@
 //! `figures/realtime_hot_loops[_<machine>].{csv,svg,json}` and
 //! `figures/realtime_sleep[_<machine>].{csv,svg,json}` and
 //! `figures/realtime_priority[_<machine>].{csv,svg,json}` (wake-up lateness under load with
-//! `SCHED_OTHER` and `SCHED_FIFO`, pinned and not; a refused `SCHED_FIFO` is a "refused" row).
+//! `SCHED_OTHER` and `SCHED_FIFO`, pinned and not; a refused `SCHED_FIFO` is a "refused" row),
+//! `figures/realtime_loop_checks[_<machine>]` (the timer's floor and the rules whose "after"
+//! must be read with care: logging with its dropped records, system calls to p99.9, validation
+//! with the validation), and the real-time basics of [`rt_basics`].
 //!
 //! ```console
 //! cargo run --release -p realtime --bin realtime_figures -- --quick --allow-dirty --allow-busy
@@ -13,11 +16,22 @@ use bench_harness::{BarChart, Csv, FigureArgs, Sidecar, figures_dir};
 use realtime::rules::priority::{self, Outcome, Setup};
 use realtime::rules::{Measured, RULES, Sizes, measure_all};
 
+mod rt_basics;
+
+/// The parts that are not hot-loop rules.
+const OTHER_PARTS: [&str; 5] = [
+    "priority",
+    "checks",
+    "inversion",
+    "page_faults",
+    "deadlines",
+];
+
 fn main() -> anyhow::Result<()> {
     let args = &FigureArgs::parse_with_about(
         "Hot-loop rules as before/after pairs: p50, p99 and max latency per iteration",
     );
-    let parts: Vec<&str> = RULES.iter().copied().chain(["priority"]).collect();
+    let parts: Vec<&str> = RULES.iter().copied().chain(OTHER_PARTS).collect();
     args.start(&parts)?;
     let sizes = if args.quick {
         Sizes::quick()
@@ -58,6 +72,29 @@ fn main() -> anyhow::Result<()> {
     if args.wants("priority") {
         let name = format!("realtime_priority{suffix}");
         write_priority(&name, &machine, &sizes)?;
+    }
+    if args.wants("checks") {
+        let rows = measure_all(&["floor", "logging", "syscalls", "validation"], sizes)?;
+        write(
+            &format!("realtime_loop_checks{suffix}"),
+            "The timer's floor, and rules whose 'after' needs care: latency of one iteration",
+            &machine,
+            &rows,
+            &sizes,
+        )?;
+    }
+    if args.wants("inversion") {
+        rt_basics::write_inversion(
+            &format!("realtime_priority_inversion{suffix}"),
+            &machine,
+            &sizes,
+        )?;
+    }
+    if args.wants("page_faults") {
+        rt_basics::write_page_faults(&format!("realtime_page_faults{suffix}"), &machine, &sizes)?;
+    }
+    if args.wants("deadlines") {
+        rt_basics::write_deadlines(&format!("realtime_deadlines{suffix}"), &machine, &sizes)?;
     }
     Ok(())
 }
@@ -165,9 +202,14 @@ fn write(
         "iterations",
         "p50_ns",
         "p99_ns",
+        "p999_ns",
         "max_ns",
         "mean_ns",
+        "dropped",
+        "near_floor",
     ]);
+    // Medians within FLOOR_FACTOR empty steps measure the clock as much as the code.
+    let floor = rows.iter().find(|r| r.rule == "floor").map(|r| r.summary);
     let mut chart = BarChart {
         title: title.to_owned(),
         subtitle: format!("p99 per iteration (whisker: p50 to max); {machine}"),
@@ -181,14 +223,21 @@ fn write(
             "{:<18} {:<28} p50 {:>9} ns  p99 {:>9} ns  max {:>10} ns",
             r.rule, r.variant, s.p50_ns, s.p99_ns, s.max_ns
         );
+        let near_floor = match (&floor, r.rule) {
+            (Some(_), "floor" | "sleeping") | (None, _) => String::new(),
+            (Some(f), _) => r.near_floor(f).to_string(),
+        };
         csv.row(&[
             r.rule.to_owned(),
             r.variant.to_owned(),
             s.iterations.to_string(),
             s.p50_ns.to_string(),
             s.p99_ns.to_string(),
+            s.p999_ns.to_string(),
             s.max_ns.to_string(),
             format!("{:.1}", s.mean_ns),
+            r.dropped.map_or_else(String::new, |d| d.to_string()),
+            near_floor,
         ]);
         chart.bars.push((
             format!("{}: {}", r.rule, r.variant),
@@ -203,6 +252,10 @@ fn write(
     sidecar.notes.push(format!(
         "{} timed iterations after {} warm-up ones per variant; hand-off: {} messages, one every 2 us; sleeping: {} sleeps of {:?}",
         sizes.iterations, sizes.warmup, sizes.messages, sizes.sleeps, sizes.sleep_period
+    ));
+    sidecar.notes.push(format!(
+        "near_floor: the median is below {} times the median of an empty step (the two clock reads and the histogram every row includes); dropped: records the off-thread logger dropped because its ring was full",
+        realtime::rules::FLOOR_FACTOR
     ));
     sidecar.write(&dir.join(format!("{name}.json")))?;
     Ok(())
