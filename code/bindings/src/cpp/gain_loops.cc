@@ -11,7 +11,8 @@ namespace bindings {
 // ANCHOR: per_element
 void scale_per_element_in_cpp(rust::Slice<const float> input, float gain,
                               rust::Slice<float> out) {
-  // rust::Slice indexing is unchecked, as in C++: stay inside both slices.
+  // rust::Slice's operator[] checks the index only with assert(), which the release build
+  // removes (build.rs defines NDEBUG); at() would always check. So stay inside both slices.
   const std::size_t n = std::min(input.size(), out.size());
   for (std::size_t i = 0; i < n; ++i) {
     out[i] = scale_one(input[i], gain);
