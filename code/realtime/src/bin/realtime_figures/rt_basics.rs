@@ -9,8 +9,9 @@ use realtime::rt_basics::s2_page_faults::{self as faults, Memory};
 use realtime::rt_basics::s3_deadlines::{Pacing, paced_loop};
 use realtime::rules::Sizes;
 
-/// A result, or why this machine could not give one: a missing privilege ("refused") or a
-/// missing feature ("unavailable"). Anything else is an error of the program.
+/// A result, or why this machine could not give one: a missing privilege ("refused"), a
+/// missing feature ("unavailable") or a failed system call ("error", e.g. a core that a
+/// container's cpuset does not allow). The row says which, and the other rows still run.
 enum Row<T> {
     Measured(T),
     NotMeasured { status: &'static str, why: String },
@@ -29,7 +30,13 @@ fn row<T>(result: Result<T, RtError>) -> anyhow::Result<Row<T>> {
                 why: e.to_string(),
             })
         }
-        Err(e) => Err(e.into()),
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(Row::NotMeasured {
+                status: "error",
+                why: e.to_string(),
+            })
+        }
     }
 }
 
