@@ -168,3 +168,17 @@ fn a_loom_exercise_cannot_switch_to_std_atomics() {
         "{found:#?}"
     );
 }
+
+#[test]
+fn a_file_compiled_over_loom_through_a_sync_module_cannot_hide_a_std_lock() {
+    // `ring.rs` never names loom: `loom_ring.rs` compiles it over `super::sync`. A static std
+    // lock in it would sit outside every loom model, and it is refused all the same.
+    let files = edited("m5/audio_ring", "ring.rs", |t| {
+        format!("{t}\nstatic LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());\n")
+    });
+    let found = problems("m5/audio_ring", &files);
+    assert!(
+        found.iter().any(|p| p.contains("std::sync::Mutex")),
+        "{found:#?}"
+    );
+}

@@ -1,6 +1,10 @@
 //! Your work: making the ring, the producer's push and the callback's fill.
+//!
+//! Take every synchronisation type from `super::sync` (e.g. `use super::sync::{Arc, Ordering};`),
+//! never from `std::sync` directly: this file is compiled once over std and once over loom.
 
-use crate::{Consumer, Producer, RingError};
+use super::{Consumer, Producer};
+use crate::RingError;
 
 /// A ring of `capacity` samples (a power of two), split into its two ends.
 pub fn audio_ring(capacity: usize) -> Result<(Producer, Consumer), RingError> {

@@ -1,9 +1,11 @@
 //! Your work: making the ring, the producer's push and the callback's fill.
+//!
+//! Take every synchronisation type from `super::sync` (e.g. `use super::sync::{Arc, Ordering};`),
+//! never from `std::sync` directly: this file is compiled once over std and once over loom.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-
-use crate::{CallbackStats, Consumer, Producer, RingError, Shared};
+use super::sync::{Arc, AtomicU32, AtomicUsize, Ordering};
+use super::{Consumer, Producer, Shared};
+use crate::{CallbackStats, RingError};
 
 /// A ring of `capacity` samples (a power of two), split into its two ends.
 pub fn audio_ring(capacity: usize) -> Result<(Producer, Consumer), RingError> {

@@ -1,0 +1,91 @@
+//! Your work: making the ring, the producer's push and the callback's fill.
+//!
+//! Take every synchronisation type from `super::sync` (e.g. `use super::sync::{Arc, Ordering};`),
+//! never from `std::sync` directly: this file is compiled once over std and once over loom.
+
+use super::sync::{Arc, AtomicU32, AtomicUsize, Ordering};
+
+/// Wrong: a lock shared by both ends (the callback may wait for the decoder).
+static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+use super::{Consumer, Producer, Shared};
+use crate::{CallbackStats, RingError};
+
+/// A ring of `capacity` samples (a power of two), split into its two ends.
+pub fn audio_ring(capacity: usize) -> Result<(Producer, Consumer), RingError> {
+    if !capacity.is_power_of_two() {
+        return Err(RingError::CapacityNotPowerOfTwo { capacity });
+    }
+    let shared = Arc::new(Shared {
+        slots: (0..capacity).map(|_| AtomicU32::new(0)).collect(),
+        mask: capacity - 1,
+        head: AtomicUsize::new(0),
+        tail: AtomicUsize::new(0),
+    });
+    Ok((
+        Producer {
+            shared: Arc::clone(&shared),
+            tail: 0,
+        },
+        Consumer {
+            shared,
+            head: 0,
+            stats: CallbackStats::default(),
+        },
+    ))
+}
+
+impl Producer {
+    /// Appends as many of `samples` as fit; returns how many were taken.
+    pub fn push_slice(&mut self, samples: &[f32]) -> usize {
+        let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let s = &*self.shared;
+        // Acquire: the consumer has finished reading every slot before this head.
+        let head = s.head.load(Ordering::Acquire);
+        let free = s.slots.len() - self.tail.wrapping_sub(head);
+        let n = free.min(samples.len());
+        for (i, &x) in samples[..n].iter().enumerate() {
+            s.slots[self.tail.wrapping_add(i) & s.mask].store(x.to_bits(), Ordering::Relaxed);
+        }
+        self.tail = self.tail.wrapping_add(n);
+        // Release: the samples written above are visible to whoever Acquire-loads this tail.
+        s.tail.store(self.tail, Ordering::Release);
+        n
+    }
+
+    /// Room left for samples right now.
+    pub fn free(&self) -> usize {
+        let s = &*self.shared;
+        s.slots.len() - self.tail.wrapping_sub(s.head.load(Ordering::Acquire))
+    }
+}
+
+impl Consumer {
+    /// The audio callback: fills `out` from the ring, and with silence where the ring ran dry.
+    pub fn fill(&mut self, out: &mut [f32]) {
+        let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let s = &*self.shared;
+        let tail = s.tail.load(Ordering::Acquire);
+        let n = tail.wrapping_sub(self.head).min(out.len());
+        for (i, o) in out[..n].iter_mut().enumerate() {
+            *o =
+                f32::from_bits(s.slots[self.head.wrapping_add(i) & s.mask].load(Ordering::Relaxed));
+        }
+        self.head = self.head.wrapping_add(n);
+        // Release: our reads happen-before the producer reuses these slots.
+        s.head.store(self.head, Ordering::Release);
+        let missing = out.len() - n;
+        if missing > 0 {
+            out[n..].fill(0.0);
+            self.stats.underruns += 1;
+            self.stats.missing_samples += missing as u64;
+        }
+    }
+
+    /// Samples queued right now.
+    pub fn available(&self) -> usize {
+        self.shared
+            .tail
+            .load(Ordering::Acquire)
+            .wrapping_sub(self.head)
+    }
+}

@@ -1,0 +1,18 @@
+//! The ring over `std::sync`: for real threads. Given; the code is in `ring.rs`.
+
+/// The primitives `ends.rs` and `ring.rs` may use, from std.
+pub mod sync {
+    pub use std::sync::Arc;
+    pub use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+}
+
+#[path = "ends.rs"]
+mod ends;
+#[path = "ring.rs"]
+mod ring;
+
+pub use ends::{Consumer, Producer};
+// The stub's `ring.rs` does not use it yet.
+#[allow(unused_imports)]
+pub(crate) use ends::Shared;
+pub use ring::audio_ring;
