@@ -1,13 +1,14 @@
 //! Know your system: what kind of GPU memory is there, and what does moving data cost?
 //! Prints the adapter's type and whether it offers `MAPPABLE_PRIMARY_BUFFERS` (buffers the CPU
 //! can map *and* the GPU can use directly, which is cheap only where both share memory), then
-//! times uploads and read-backs. Writes `figures/realtime_gpu_memory[_<machine>].{csv,svg,json}`.
+//! times uploads and read-backs, and splits a read-back into its steps (the GPU's copy, the
+//! mapping, copying out into a new `Vec` or into a reused one). Writes `figures/realtime_gpu_memory[_<machine>].{csv,svg,json}`.
 //!
 //! ```console
 //! cargo run --release -p realtime --example gpu_memory_figures -- --quick --allow-dirty --allow-busy
 //! ```
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use bench_harness::{BarChart, Csv, FigureArgs, Sidecar, figures_dir};
@@ -67,6 +68,8 @@ fn main() -> anyhow::Result<()> {
         let readback = ReadbackBuffer::new(&ctx, bytes)?;
         let mut upload = LatencyRecorder::new();
         let mut download = LatencyRecorder::new();
+        let mut steps: [LatencyRecorder; 4] = std::array::from_fn(|_| LatencyRecorder::new());
+        let mut reused = Vec::new();
         for i in 0..iterations + 5 {
             let start = Instant::now();
             ctx.queue.write_buffer(&buffer, 0, &data);
@@ -81,14 +84,27 @@ fn main() -> anyhow::Result<()> {
                 "read back {} of {bytes} bytes",
                 back.len()
             );
+            // Copy out into a new Vec and into a reused one on alternate transfers, so that
+            // neither reads the mapping after the other has pulled it into the caches.
+            let into_new = i % 2 == 0;
+            let [gpu_copy, map, copy_out] =
+                read_back_in_steps(&ctx, &buffer, &readback, into_new, &mut reused)?;
+            anyhow::ensure!(reused == data, "the split read-back returned other bytes");
             if i >= 5 {
                 upload.record(up);
                 download.record(down);
+                steps[0].record(gpu_copy);
+                steps[1].record(map);
+                steps[if into_new { 2 } else { 3 }].record(copy_out);
             }
         }
         for (op, rec) in [
             ("upload (write_buffer + wait)", &upload),
             ("read-back (copy + map + wait)", &download),
+            ("read-back step: GPU copy (submit + wait)", &steps[0]),
+            ("read-back step: map (map_async + poll)", &steps[1]),
+            ("read-back step: copy out into a new Vec", &steps[2]),
+            ("read-back step: copy out into a reused Vec", &steps[3]),
         ] {
             let s = rec.summary();
             let us = |ns: u64| ns as f64 / 1000.0;
@@ -107,8 +123,12 @@ fn main() -> anyhow::Result<()> {
                 format!("{:.1}", us(s.p99_ns)),
                 format!("{:.1}", us(s.max_ns)),
             ]);
+            let short = match op.split_once(": ") {
+                Some((_, step)) => step.split(" (").next().unwrap_or(step),
+                None => op.split(' ').next().unwrap_or(op),
+            };
             chart.bars.push((
-                format!("{} {} KiB", op.split(' ').next().unwrap_or(op), bytes >> 10),
+                format!("{short} {} KiB", bytes >> 10),
                 us(s.p99_ns),
                 Some((us(s.p50_ns), us(s.max_ns))),
             ));
@@ -131,3 +151,46 @@ fn main() -> anyhow::Result<()> {
     sidecar.write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }
+
+// ANCHOR: steps
+/// One read-back of `source`, step by step: the GPU's copy into the mappable buffer (submitted
+/// and waited for), the mapping, then copying the mapped bytes out, into a new `Vec` (as
+/// `ReadbackBuffer::read` does) when `into_new`, else into `reused`, which keeps its capacity
+/// between calls. Returns the three steps' times; the copy-out lands in `reused` either way.
+fn read_back_in_steps(
+    ctx: &GpuContext,
+    source: &wgpu::Buffer,
+    readback: &ReadbackBuffer,
+    into_new: bool,
+    reused: &mut Vec<u8>,
+) -> anyhow::Result<[Duration; 3]> {
+    let bytes = source.size();
+    let start = Instant::now();
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(source, 0, readback.buffer(), 0, bytes);
+    ctx.queue.submit([encoder.finish()]);
+    ctx.wait()?;
+    let copied = Instant::now();
+    let slice = readback.buffer().slice(..bytes);
+    let (done, result) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = done.send(r);
+    });
+    ctx.wait()?;
+    result.recv().context("the map callback never ran")??;
+    let mapped = Instant::now();
+    let view = slice
+        .get_mapped_range()
+        .context("reading the mapped range")?;
+    if into_new {
+        *reused = view.to_vec(); // the old allocation is freed, a new one touched page by page
+    } else {
+        reused.clear();
+        reused.extend_from_slice(&view);
+    }
+    let out = Instant::now();
+    drop(view);
+    readback.buffer().unmap();
+    Ok([copied - start, mapped - copied, out - mapped])
+}
+// ANCHOR_END: steps
