@@ -77,7 +77,6 @@ mod linux {
     use crate::rt_basics::os_error;
     use crate::rules::priority::{PriorityError, pin_to_core, set_fifo};
 
-    // ANCHOR: pi_mutex
     /// A pthread mutex with a chosen protocol. `std::sync::Mutex` has no way to ask for
     /// priority inheritance, so this goes through `libc`.
     pub struct PthreadMutex {
@@ -90,6 +89,7 @@ mod linux {
     unsafe impl Send for PthreadMutex {}
     unsafe impl Sync for PthreadMutex {}
 
+    // ANCHOR: pi_mutex
     impl PthreadMutex {
         pub fn new(protocol: Protocol) -> Result<Self, RtError> {
             let protocol = match protocol {
@@ -119,6 +119,7 @@ mod linux {
             }
             Ok(Self { raw })
         }
+        // ANCHOR_END: pi_mutex
 
         /// Blocks until the lock is ours; the guard unlocks.
         pub fn lock(&self) -> Guard<'_> {
@@ -128,7 +129,6 @@ mod linux {
             Guard(self)
         }
     }
-    // ANCHOR_END: pi_mutex
 
     /// Holds a [`PthreadMutex`] until dropped.
     pub struct Guard<'a>(&'a PthreadMutex);
@@ -213,7 +213,6 @@ mod linux {
     const MEDIUM: i32 = 20;
     const HIGH: i32 = 30;
 
-    // ANCHOR: scene
     /// Plays the scene once on the last core and returns how long high waited for the lock.
     pub fn run_scene(scene: Scene) -> Result<Duration, RtError> {
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -237,6 +236,7 @@ mod linux {
                 Arc::new(AtomicBool::new(false)),
             );
 
+            // ANCHOR: scene
             let (l, h) = (Arc::clone(&lock), Arc::clone(&held));
             let low = std::thread::spawn(move || {
                 become_real_time(LOW, core)?;
@@ -268,13 +268,13 @@ mod linux {
                 spin_until(Instant::now() + scene.hog); // needs no lock, only the core
                 Ok(())
             });
+            // ANCHOR_END: scene
             let waited = joined(high);
             let (m, l) = (joined(medium), joined(low));
             m.and(l).and(waited)
         });
         joined(director)
     }
-    // ANCHOR_END: scene
 }
 
 #[cfg(test)]

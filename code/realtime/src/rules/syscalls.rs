@@ -90,7 +90,10 @@ impl WatchedFile {
     pub fn changed(&self) -> bool {
         self.changed.load(Ordering::Acquire) && self.changed.swap(false, Ordering::AcqRel)
     }
+}
+// ANCHOR_END: watched
 
+impl WatchedFile {
     /// Stops the watcher and reports whether its `stat` calls failed.
     pub fn stop(mut self) -> io::Result<()> {
         self.shut_down()
@@ -105,7 +108,6 @@ impl WatchedFile {
         }
     }
 }
-// ANCHOR_END: watched
 
 impl Drop for WatchedFile {
     fn drop(&mut self) {
