@@ -1,4 +1,6 @@
 //! Hidden tests. The grader puts a `grade_ok!` macro above this file; each test calls it last.
+//! `grade_record!` prints what the student's code returned; the grader compares it with the
+//! reference solution's, outside this process.
 
 use ex_m3_prune_2_4::{PruneError, prune_2_4};
 
@@ -22,6 +24,7 @@ const SHAPES: [(usize, usize); 4] = [(1, 4), (3, 8), (7, 36), (16, 128)];
 fn prune_2_4_hidden_pattern_is_valid() {
     for (rows, cols) in SHAPES {
         let s = prune_2_4(&weights(rows * cols, 1), rows, cols).unwrap();
+        grade_record!("positions", (s.rows, s.cols, &s.positions), 0.0);
         assert_eq!((s.rows, s.cols), (rows, cols));
         assert_eq!(s.values.len(), rows * cols / 2);
         assert_eq!(s.positions.len(), rows * cols / 2);
@@ -47,6 +50,7 @@ fn prune_2_4_hidden_keeps_the_largest_magnitudes() {
     for (rows, cols) in SHAPES {
         let w = weights(rows * cols, 2);
         let s = prune_2_4(&w, rows, cols).unwrap();
+        grade_record!("pruned", &s, 0.0);
         let dense = s.to_dense();
         for (g, (orig, kept)) in w.chunks(4).zip(dense.chunks(4)).enumerate() {
             let kept_min = (0..4)
@@ -80,6 +84,7 @@ fn prune_2_4_hidden_ties_keep_the_lower_position() {
         12,
     )
     .unwrap();
+    grade_record!("ties", &s, 0.0);
     assert_eq!(s.positions, vec![0, 1, 0, 1, 1, 2]);
     assert_eq!(s.values, vec![1.0, -1.0, 0.0, 0.0, 5.0, -5.0]);
     grade_ok!("prune_2_4_hidden_ties_keep_the_lower_position");
@@ -92,6 +97,8 @@ fn prune_2_4_hidden_matvec_equals_dense_on_kept_weights() {
         let x = weights(cols, 4);
         let dense = s.to_dense();
         let got = s.matvec(&x).unwrap();
+        // Any order of the two multiply-adds per group is right: a relative tolerance.
+        grade_record!("matvec", &got, 1e-5);
         assert_eq!(got.len(), rows);
         for r in 0..rows {
             let want: f64 = (0..cols)
@@ -109,6 +116,58 @@ fn prune_2_4_hidden_matvec_equals_dense_on_kept_weights() {
     grade_ok!("prune_2_4_hidden_matvec_equals_dense_on_kept_weights");
 }
 
+/// The compressed product never reads `x` where a weight was pruned: an infinity or a NaN there
+/// leaves the result finite. A product through `to_dense()` multiplies it by the stored zero
+/// (0 × ∞ = NaN) and spends half its work on zeros.
+#[test]
+fn prune_2_4_hidden_matvec_skips_pruned_positions() {
+    for (rows, cols) in SHAPES {
+        // No zero weights: every kept value is non-zero, so only pruned positions are zero.
+        let w: Vec<f32> = weights(rows * cols, 5)
+            .into_iter()
+            .map(|v| if v == 0.0 { 0.5 } else { v })
+            .collect();
+        let s = prune_2_4(&w, rows, cols).unwrap();
+        let x = weights(cols, 6);
+        let want = s.matvec(&x).unwrap();
+        // Only a column pruned in every row can carry a non-finite input without touching a
+        // kept weight: with one row, that is every pruned position.
+        let dense = s.to_dense();
+        let pruned_everywhere: Vec<usize> = (0..cols)
+            .filter(|&c| (0..rows).all(|r| dense[r * cols + c] == 0.0))
+            .collect();
+        let mut poisoned = x.clone();
+        for (k, &c) in pruned_everywhere.iter().enumerate() {
+            poisoned[c] = [f32::INFINITY, f32::NEG_INFINITY, f32::NAN][k % 3];
+        }
+        let got = s.matvec(&poisoned).unwrap();
+        grade_record!("poisoned", &got, 1e-5);
+        assert_eq!(
+            got, want,
+            "{rows}×{cols}: ±inf/NaN at pruned columns {pruned_everywhere:?} changed the result"
+        );
+    }
+    // One row, so every pruned position can be poisoned.
+    let s = prune_2_4(&[1.0, -3.0, 2.0, 0.25, 4.0, 0.5, -0.5, 8.0], 1, 8).unwrap();
+    let got = s.matvec(&[
+        f32::NAN,
+        1.0,
+        1.0,
+        f32::INFINITY,
+        1.0,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1.0,
+    ]);
+    grade_record!("poisoned_row", &got, 0.0);
+    assert_eq!(
+        got,
+        Ok(vec![11.0]),
+        "-3 + 2 + 4 + 8 from the kept weights only"
+    );
+    grade_ok!("prune_2_4_hidden_matvec_skips_pruned_positions");
+}
+
 #[test]
 fn prune_2_4_hidden_bad_shapes_are_errors() {
     assert_eq!(
@@ -124,6 +183,7 @@ fn prune_2_4_hidden_bad_shapes_are_errors() {
         Err(PruneError::NotMultipleOfFour { cols: 5 })
     );
     let s = prune_2_4(&[1.0; 8], 2, 4).unwrap();
+    grade_record!("short_input", s.matvec(&[1.0; 3]), 0.0);
     assert_eq!(
         s.matvec(&[1.0; 3]),
         Err(PruneError::InputLength { cols: 4, got: 3 })
