@@ -1,4 +1,7 @@
 //! Hidden tests. The grader puts a `grade_ok!` macro above this file; each test calls it last.
+//! `grade_record!` prints what the student's code returned (std tests only: a loom model runs
+//! once per interleaving); the grader compares it with the reference solution's, outside this
+//! process.
 //!
 //! Loom models (the `loom_slot` build of the same code) check the races on every interleaving;
 //! the std tests check the same promises with real threads and the error path. No test measures
@@ -120,6 +123,11 @@ fn weights_hot_swap_hidden_old_snapshot_survives_a_swap() {
     let held = slot.current();
     slot.publish(1, Weights::filled(1.0)).unwrap();
     slot.publish(2, Weights::filled(2.0)).unwrap();
+    grade_record!(
+        "held_then_current",
+        (&held.version, &held.weights, slot.current().version),
+        0.0
+    );
     assert_eq!(held.version, 0);
     assert_std_whole(&held, "a snapshot taken before two publishes");
     assert_std_whole(&slot.current(), "after two publishes");
@@ -161,6 +169,7 @@ fn weights_hot_swap_hidden_stress_readers_see_whole_increasing_versions() {
             }
         });
     });
+    grade_record!("after_stress", slot.current().version, 0.0);
     assert_eq!(slot.current().version, VERSIONS);
     grade_ok!("weights_hot_swap_hidden_stress_readers_see_whole_increasing_versions");
 }
@@ -168,6 +177,7 @@ fn weights_hot_swap_hidden_stress_readers_see_whole_increasing_versions() {
 #[test]
 fn weights_hot_swap_hidden_stale_publish_changes_nothing() {
     let slot = WeightSlot::new(Weights::filled(0.0));
+    grade_record!("stale_at_0", slot.publish(0, Weights::filled(9.0)), 0.0);
     assert_eq!(
         slot.publish(0, Weights::filled(9.0)),
         Err(PublishError::Stale {
@@ -177,6 +187,11 @@ fn weights_hot_swap_hidden_stale_publish_changes_nothing() {
     );
     slot.publish(5, Weights::filled(5.0)).unwrap();
     for offered in [3, 5] {
+        grade_record!(
+            "stale_at_5",
+            slot.publish(offered, Weights::filled(9.0)),
+            0.0
+        );
         assert_eq!(
             slot.publish(offered, Weights::filled(9.0)),
             Err(PublishError::Stale {
@@ -186,7 +201,58 @@ fn weights_hot_swap_hidden_stale_publish_changes_nothing() {
         );
     }
     let got = slot.current();
+    grade_record!("after_stale", (got.version, &got.weights), 0.0);
     assert_eq!(got.version, 5);
     assert_std_whole(&got, "after refused publishes");
     grade_ok!("weights_hot_swap_hidden_stale_publish_changes_nothing");
+}
+
+/// Design 2 hands out the published model itself: readers share one `Arc` and the weights a
+/// trainer publishes are moved in, not copied. A slot that copies the weights on every read (or
+/// on every publish) passes every other test while paying for a whole model per call.
+#[test]
+fn weights_hot_swap_hidden_readers_share_the_published_copy() {
+    use std::sync::Arc;
+    let first = Weights::filled(0.0);
+    let first_buffer = first.hidden.as_ptr();
+    let slot = WeightSlot::new(first);
+    let (a, b) = (slot.current(), slot.current());
+    let shared_before = Arc::ptr_eq(&a.weights, &b.weights);
+    let moved_in_new = a.weights.hidden.as_ptr() == first_buffer;
+
+    let next = Weights::filled(1.0);
+    let next_buffer = next.output.as_ptr();
+    slot.publish(1, next).unwrap();
+    let (c, d) = (slot.current(), slot.current());
+    let shared_after = Arc::ptr_eq(&c.weights, &d.weights);
+    let moved_in_publish = c.weights.output.as_ptr() == next_buffer;
+    let refused = slot.publish(1, Weights::filled(7.0));
+    let unchanged = Arc::ptr_eq(&slot.current().weights, &c.weights);
+    grade_record!(
+        "sharing",
+        (
+            shared_before,
+            moved_in_new,
+            shared_after,
+            moved_in_publish,
+            &refused,
+            unchanged
+        ),
+        0.0
+    );
+    assert!(
+        shared_before && shared_after,
+        "two current() calls with no publish between them returned different copies of the \
+         weights: hand out clones of one Arc, not new Arcs of cloned weights"
+    );
+    assert!(
+        moved_in_new && moved_in_publish,
+        "the weights given to new/publish were copied: move them into the Arc"
+    );
+    assert!(
+        refused.is_err() && unchanged,
+        "a refused publish replaced the weights"
+    );
+    assert!(!Arc::ptr_eq(&a.weights, &c.weights));
+    grade_ok!("weights_hot_swap_hidden_readers_share_the_published_copy");
 }
