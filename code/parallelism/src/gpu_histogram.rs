@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use gpu_context::{GpuContext, GpuError};
+use gpu_context::{GpuContext, GpuError, TimedRun, wgpu};
 
 pub const SHADER: &str = include_str!("histogram.wgsl");
 const WORKGROUP_SIZE: u32 = 256;
@@ -89,6 +89,73 @@ pub fn gpu_histogram(
 }
 // ANCHOR_END: host
 
+// ANCHOR: bench
+/// The input uploaded and both pipelines built once, so that a timing measures one histogram:
+/// clearing the 256 bins and one dispatch of the chosen kernel, nothing else.
+pub struct GpuHistogramBench {
+    bins: wgpu::Buffer,
+    groups: u32,
+    kernels: Vec<(
+        GpuHistogramKind,
+        std::sync::Arc<wgpu::ComputePipeline>,
+        wgpu::BindGroup,
+    )>,
+}
+
+impl GpuHistogramBench {
+    pub fn new(ctx: &GpuContext, data: &[u8]) -> Result<Self, GpuHistogramError> {
+        let n_bytes = u32::try_from(data.len())
+            .map_err(|_| GpuHistogramError::TooLong { len: data.len() })?;
+        let mut words = vec![0u32; data.len().div_ceil(4).max(1)];
+        bytemuck::cast_slice_mut::<u32, u8>(&mut words)[..data.len()].copy_from_slice(data);
+        let data_buffer = ctx.upload("histogram data", &words)?;
+        let params = ctx.upload("histogram params", &[n_bytes])?;
+        let bins = ctx.storage_buffer("histogram bins", 256 * 4)?;
+        let mut kernels = Vec::new();
+        for kind in [
+            GpuHistogramKind::GlobalAtomics,
+            GpuHistogramKind::Privatised,
+        ] {
+            let pipeline = ctx.cached_pipeline("histogram", SHADER, kind.entry_point())?;
+            let bind_group = ctx.bind_buffers(&pipeline, &[&data_buffer, &params, &bins]);
+            kernels.push((kind, pipeline, bind_group));
+        }
+        let groups = (words.len() as u32)
+            .div_ceil(WORKGROUP_SIZE)
+            .clamp(1, MAX_WORKGROUPS);
+        Ok(Self {
+            bins,
+            groups,
+            kernels,
+        })
+    }
+
+    /// One histogram by `kind`, timed with the GPU's timestamps where the adapter has them.
+    pub fn time(&self, ctx: &GpuContext, kind: GpuHistogramKind) -> Result<TimedRun, GpuError> {
+        let (_, pipeline, bind_group) = self
+            .kernels
+            .iter()
+            .find(|(k, _, _)| *k == kind)
+            .expect("new() builds both kernels");
+        ctx.time_commands(|encoder| {
+            encoder.clear_buffer(&self.bins, 0, None);
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.dispatch_workgroups(self.groups, 1, 1);
+        })
+    }
+
+    /// The bins the last timed run left: a timing counts only if they are right.
+    pub fn bins(&self, ctx: &GpuContext) -> Result<[u32; 256], GpuError> {
+        let counts: Vec<u32> = ctx.download(&self.bins)?;
+        let mut out = [0u32; 256];
+        out.copy_from_slice(&counts[..256]);
+        Ok(out)
+    }
+}
+// ANCHOR_END: bench
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,6 +186,24 @@ mod tests {
             ] {
                 let got = gpu_histogram(&ctx, data, kind).unwrap();
                 assert_eq!(got, cpu(data), "{kind:?} on {} bytes", data.len());
+            }
+        }
+    }
+
+    #[test]
+    fn the_timed_runs_leave_the_right_bins_each_time() {
+        let ctx = GpuContext::for_tests();
+        let data: Vec<u8> = (0..100_003u32).map(|i| (i * 7 % 251) as u8).collect();
+        let bench = GpuHistogramBench::new(&ctx, &data).unwrap();
+        for kind in [
+            GpuHistogramKind::GlobalAtomics,
+            GpuHistogramKind::Privatised,
+        ] {
+            for _ in 0..2 {
+                // The bins are cleared inside each timed run: the second equals the first.
+                let run = bench.time(&ctx, kind).unwrap();
+                assert!(run.time > std::time::Duration::ZERO);
+                assert_eq!(bench.bins(&ctx).unwrap(), cpu(&data), "{kind:?}");
             }
         }
     }

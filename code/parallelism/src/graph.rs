@@ -183,6 +183,38 @@ pub fn random_graph(nodes: usize, degree: usize, seed: u64) -> Graph {
     Graph::from_edges(nodes, &edges).expect("every generated edge is in range")
 }
 
+/// A `side` × `side` grid whose every node links to its right and lower neighbours: from node 0
+/// the frontiers are the grid's anti-diagonals, at most `side` nodes each, over `2·side − 1`
+/// levels (a narrow, deep graph, the opposite of [`random_graph`]).
+pub fn grid_graph(side: usize) -> Graph {
+    let mut edges = Vec::with_capacity(2 * side * side);
+    for y in 0..side {
+        for x in 0..side {
+            let v = (y * side + x) as u32;
+            if x + 1 < side {
+                edges.push((v, v + 1));
+            }
+            if y + 1 < side {
+                edges.push((v, v + side as u32));
+            }
+        }
+    }
+    Graph::from_edges(side * side, &edges).expect("every grid edge is in range")
+}
+
+/// How many nodes each BFS level holds (the frontier sizes), from the distances.
+pub fn frontier_sizes(dist: &[u32]) -> Vec<usize> {
+    let mut sizes = Vec::new();
+    for &d in dist.iter().filter(|&&d| d != UNREACHED) {
+        let d = d as usize;
+        if sizes.len() <= d {
+            sizes.resize(d + 1, 0);
+        }
+        sizes[d] += 1;
+    }
+    sizes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,5 +257,13 @@ mod tests {
             }
         );
         assert!(err.to_string().contains("outside 0..3"), "{err}");
+    }
+
+    #[test]
+    fn a_grid_has_its_anti_diagonals_as_frontiers() {
+        let grid = grid_graph(4);
+        let dist = bfs_parallel(&grid, 0);
+        assert_eq!(dist, bfs_sequential(&grid, 0));
+        assert_eq!(frontier_sizes(&dist), [1, 2, 3, 4, 3, 2, 1]);
     }
 }

@@ -1,0 +1,250 @@
+//! Two measurements module 2's GPU-histogram and graph pages quote:
+//! - the GPU histogram, global atomics against workgroup-privatised bins, on uniform, skewed
+//!   (nine bytes in ten equal) and constant input: `parallel_gpu_histogram[_<machine>]`;
+//! - BFS on a wide random graph and on a deep grid, sequential against level-synchronous
+//!   parallel with 1, 2, 4, … threads, and the frontier sizes that explain the difference:
+//!   `parallel_bfs[_<machine>]` and `parallel_bfs_frontiers[_<machine>]` (CSV only).
+//!
+//! ```console
+//! cargo run --release -p parallelism --example gpu_histogram_and_bfs_figures -- --quick --allow-dirty --allow-busy
+//! ```
+
+use anyhow::Context;
+use bench_harness::rng::SplitMix64;
+use bench_harness::{
+    BarChart, Csv, FigureArgs, LineChart, Series, Sidecar, Stats, figures_dir, measure,
+    measure_durations,
+};
+use gpu_context::{GpuContext, TimingSource, wgpu};
+use parallelism::gpu_histogram::{GpuHistogramBench, GpuHistogramKind};
+use parallelism::graph::{
+    Graph, bfs_parallel, bfs_sequential, frontier_sizes, grid_graph, random_graph,
+};
+use parallelism::histogram::histogram_sequential;
+
+fn main() -> anyhow::Result<()> {
+    let args = FigureArgs::parse_with_about(
+        "GPU histogram (global vs privatised, three inputs) and sequential vs parallel BFS",
+    );
+    args.start(&["histogram", "bfs"])?;
+    let suffix = args
+        .machine
+        .as_deref()
+        .map_or_else(String::new, |m| format!("_{m}"));
+    if args.wants("histogram") {
+        histogram_figure(&args, &suffix)?;
+    }
+    if args.wants("bfs") {
+        bfs_figure(&args, &suffix)?;
+    }
+    Ok(())
+}
+
+/// The three inputs: how many bytes fall on one bin decides how much the atomics contend.
+fn inputs(len: usize) -> [(&'static str, Vec<u8>); 3] {
+    let mut rng = SplitMix64::new(42);
+    let uniform: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+    let skewed: Vec<u8> = (0..len)
+        .map(|_| {
+            if rng.below(10) == 0 {
+                rng.next_u64() as u8
+            } else {
+                0
+            }
+        })
+        .collect();
+    [
+        ("uniform", uniform),
+        ("skewed (90% one byte)", skewed),
+        ("constant", vec![7; len]),
+    ]
+}
+
+fn histogram_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
+    let ctx = GpuContext::new()?;
+    let info = ctx.adapter.get_info();
+    // A software adapter does the GPU's work on the CPU: a smaller input keeps it to seconds.
+    let software = info.device_type == wgpu::DeviceType::Cpu;
+    let len: usize = match (args.quick, software) {
+        (true, _) => 1 << 20,
+        (false, true) => 16 << 20,
+        (false, false) => 256 << 20,
+    };
+    let samples = if args.quick { 3 } else { 15 };
+    let name = format!("parallel_gpu_histogram{suffix}");
+    let mut csv = Csv::new(&[
+        "input",
+        "kernel",
+        "bytes",
+        "median_ms",
+        "p10_ms",
+        "p90_ms",
+        "samples",
+        "gb_per_s",
+        "timing",
+    ]);
+    let mut chart = BarChart {
+        title: format!(
+            "GPU byte histogram of {} MiB: input bytes per second",
+            len >> 20
+        ),
+        subtitle: format!(
+            "{} ({:?}), median of {samples} (whisker: p10 to p90)",
+            info.name, info.device_type
+        ),
+        y_label: "GB/s".into(),
+        log_y: true,
+        bars: Vec::new(),
+    };
+    for (input, data) in inputs(len) {
+        let bench = GpuHistogramBench::new(&ctx, &data)?;
+        let expected = histogram_sequential(&data).map(|c| c as u32);
+        for (kind, label) in [
+            (GpuHistogramKind::GlobalAtomics, "global atomics"),
+            (GpuHistogramKind::Privatised, "privatised"),
+        ] {
+            let mut source = TimingSource::CpuWallClock;
+            let stats: Stats = measure_durations(2, samples, || {
+                let run = bench.time(&ctx, kind).expect("a timed histogram");
+                source = run.source;
+                run.time
+            });
+            anyhow::ensure!(
+                bench.bins(&ctx)? == expected,
+                "{label} on {input}: the GPU's bins differ from the CPU's"
+            );
+            let gbps = len as f64 / stats.median / 1e9;
+            println!(
+                "{input:<22} {label:<15} median {:>9.3} ms  {gbps:>7.2} GB/s",
+                stats.median * 1e3
+            );
+            csv.row(&[
+                input.into(),
+                label.into(),
+                len.to_string(),
+                format!("{:.4}", stats.median * 1e3),
+                format!("{:.4}", stats.p10 * 1e3),
+                format!("{:.4}", stats.p90 * 1e3),
+                stats.samples.to_string(),
+                format!("{gbps:.3}"),
+                format!("{source:?}"),
+            ]);
+            chart.bars.push((
+                format!("{label}, {input}"),
+                gbps,
+                Some((len as f64 / stats.p90 / 1e9, len as f64 / stats.p10 / 1e9)),
+            ));
+        }
+    }
+    let dir = figures_dir();
+    csv.write(&dir.join(format!("{name}.csv")))
+        .with_context(|| format!("writing into {}", dir.display()))?;
+    chart.write(&dir.join(format!("{name}.svg")))?;
+    let mut sidecar = Sidecar::new(&name, "GPU histogram: global atomics vs privatised bins");
+    sidecar.adapter_json = Some(ctx.report().to_json());
+    sidecar.notes.push(format!(
+        "{len} bytes per input; each sample clears the bins and runs one dispatch, timed by \
+         GPU timestamps where the adapter has them (column timing); bins checked against the CPU"
+    ));
+    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Ok(())
+}
+
+fn bfs_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
+    let (nodes, side) = if args.quick {
+        (1 << 14, 128)
+    } else {
+        (1 << 21, 1024)
+    };
+    let graphs: [(&str, Graph); 2] = [
+        ("random (degree 8)", random_graph(nodes, 8, 7)),
+        ("grid", grid_graph(side)),
+    ];
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads: Vec<usize> = std::iter::successors(Some(1), |t| Some(t * 2))
+        .take_while(|&t| t <= cores)
+        .collect();
+    let samples = if args.quick { 3 } else { 9 };
+    let name = format!("parallel_bfs{suffix}");
+    let mut csv = Csv::new(&[
+        "graph",
+        "variant",
+        "threads",
+        "nodes",
+        "levels",
+        "median_ms",
+        "p10_ms",
+        "p90_ms",
+        "speedup_vs_sequential",
+    ]);
+    let mut frontiers = Csv::new(&["graph", "level", "frontier"]);
+    let mut chart = LineChart {
+        title: "Level-synchronous parallel BFS: speed-up over sequential BFS".into(),
+        subtitle: format!("{cores} logical CPUs, median of {samples}"),
+        x_label: "threads".into(),
+        y_label: "speed-up".into(),
+        log_x: true,
+        ..Default::default()
+    };
+    for (graph_name, graph) in &graphs {
+        let reference = bfs_sequential(graph, 0);
+        let sizes = frontier_sizes(&reference);
+        for (level, size) in sizes.iter().enumerate() {
+            frontiers.row(&[graph_name.to_string(), level.to_string(), size.to_string()]);
+        }
+        let sequential = measure(1, samples, || {
+            std::hint::black_box(bfs_sequential(graph, 0));
+        });
+        let mut row = |variant: &str, t: usize, s: &Stats| {
+            csv.row(&[
+                graph_name.to_string(),
+                variant.into(),
+                t.to_string(),
+                graph.nodes().to_string(),
+                sizes.len().to_string(),
+                format!("{:.4}", s.median * 1e3),
+                format!("{:.4}", s.p10 * 1e3),
+                format!("{:.4}", s.p90 * 1e3),
+                format!("{:.3}", sequential.median / s.median),
+            ]);
+        };
+        row("sequential", 1, &sequential);
+        let mut series = Series::new(graph_name);
+        for &t in &threads {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(t).build()?;
+            let got = pool.install(|| bfs_parallel(graph, 0));
+            anyhow::ensure!(got == reference, "parallel BFS differs on {graph_name}");
+            let s = measure(1, samples, || {
+                pool.install(|| std::hint::black_box(bfs_parallel(graph, 0)));
+            });
+            println!(
+                "{graph_name:<18} {t:>2} threads  median {:>9.3} ms  speed-up {:.2}",
+                s.median * 1e3,
+                sequential.median / s.median
+            );
+            row("parallel", t, &s);
+            series.point_with_spread(
+                t as f64,
+                sequential.median / s.median,
+                sequential.median / s.p90,
+                sequential.median / s.p10,
+            );
+        }
+        chart.series.push(series);
+    }
+    let dir = figures_dir();
+    csv.write(&dir.join(format!("{name}.csv")))
+        .with_context(|| format!("writing into {}", dir.display()))?;
+    frontiers.write(&dir.join(format!("parallel_bfs_frontiers{suffix}.csv")))?;
+    chart.write(&dir.join(format!("{name}.svg")))?;
+    let mut sidecar = Sidecar::new(&name, "Sequential vs level-synchronous parallel BFS");
+    sidecar
+        .files
+        .push(format!("parallel_bfs_frontiers{suffix}.csv"));
+    sidecar.notes.push(format!(
+        "random graph: {nodes} nodes, 8 out-edges each, seed 7; grid: {side} x {side}, edges \
+         right and down; BFS from node 0; distances checked against sequential BFS"
+    ));
+    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Ok(())
+}
