@@ -1,8 +1,39 @@
 //! Hidden tests. The grader puts a `grade_ok!` macro above this file; each test calls it last.
+//! `grade_record!` prints what the student's code returned; the grader compares it with the
+//! reference solution's, outside this process.
 
 use ex_m3_bitpack_codec::{BLOCK, DecodeError, decode, encode, encoded_len};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
+
+#[global_allocator]
+static ALLOC: dhat::Alloc = dhat::Alloc;
+
+/// Bytes requested from the allocator while `f` runs, counted by dhat (which needs a running
+/// profiler: the test starts one; nextest runs each test in its own process). dhat counts every
+/// thread of the process, and the harness's own thread may allocate while a loaded machine runs
+/// this one: the fewest bytes over three passes is `f`'s own count (what `f` allocates, it
+/// allocates in every pass).
+fn bytes_allocated(f: impl Fn()) -> u64 {
+    (0..3)
+        .map(|_| {
+            let before = dhat::HeapStats::get().total_bytes;
+            f();
+            dhat::HeapStats::get().total_bytes - before
+        })
+        .min()
+        .unwrap_or(0)
+}
+
+/// The kind of a decode result, without the error's byte positions (several are defensible).
+fn kind(result: &Result<Vec<u32>, DecodeError>) -> &'static str {
+    match result {
+        Ok(_) => "ok",
+        Err(DecodeError::Truncated { .. }) => "truncated",
+        Err(DecodeError::BadWidth { .. }) => "bad width",
+        Err(DecodeError::TrailingBytes { .. }) => "trailing bytes",
+    }
+}
 
 /// Values of every width: a random u32 shifted right by a random amount.
 fn any_widths() -> impl Strategy<Value = Vec<u32>> {
@@ -23,6 +54,7 @@ fn bitpack_codec_hidden_round_trips_properties() {
         })
         .unwrap();
     for values in [vec![u32::MAX; 300], vec![0; 129], vec![1 << 31, 0, 1]] {
+        grade_record!("encoded", encode(&values), 0.0);
         assert_eq!(decode(&encode(&values)).unwrap(), values);
     }
     grade_ok!("bitpack_codec_hidden_round_trips_properties");
@@ -41,6 +73,11 @@ fn bitpack_codec_hidden_size_is_minimal() {
             Ok(())
         })
         .unwrap();
+    let sizes: Vec<usize> = [0usize, 1, 127, 128, 129, 1000]
+        .iter()
+        .map(|&n| encode(&(0..n as u32).map(|i| i * 37 % 1000).collect::<Vec<_>>()).len())
+        .collect();
+    grade_record!("sizes", (&sizes, encode(&vec![0; 1000]).len()), 0.0);
     assert_eq!(encode(&vec![0; 1000]).len(), 4 + 8);
     grade_ok!("bitpack_codec_hidden_size_is_minimal");
 }
@@ -55,6 +92,7 @@ fn bitpack_codec_hidden_known_bytes() {
     let mut two_blocks = vec![1u32; BLOCK];
     two_blocks.push(255);
     let bytes = encode(&two_blocks);
+    grade_record!("known", (encode(&[5, 2, 7]), &bytes), 0.0);
     assert_eq!(bytes[..5], [129, 0, 0, 0, 1]);
     assert_eq!(bytes[5..21], [0xff; 16]);
     assert_eq!(bytes[21..], [8, 255]);
@@ -65,6 +103,10 @@ fn bitpack_codec_hidden_known_bytes() {
 fn bitpack_codec_hidden_truncated_streams_are_errors() {
     let values: Vec<u32> = (0..500).map(|i| i * 7919 % 5000).collect();
     let bytes = encode(&values);
+    let kinds: Vec<&str> = (0..bytes.len())
+        .map(|cut| kind(&decode(&bytes[..cut])))
+        .collect();
+    grade_record!("cuts", (bytes.len(), &kinds), 0.0);
     for cut in 0..bytes.len() {
         assert!(
             matches!(decode(&bytes[..cut]), Err(DecodeError::Truncated { .. })),
@@ -73,6 +115,7 @@ fn bitpack_codec_hidden_truncated_streams_are_errors() {
     }
     let mut longer = bytes.clone();
     longer.push(0);
+    grade_record!("longer", decode(&longer), 0.0);
     assert_eq!(
         decode(&longer),
         Err(DecodeError::TrailingBytes { extra: 1 })
@@ -87,6 +130,7 @@ fn bitpack_codec_hidden_lying_headers_are_errors() {
         decode(&[0xff, 0xff, 0xff, 0xff]),
         Err(DecodeError::Truncated { .. })
     ));
+    grade_record!("bad_width", decode(&[1, 0, 0, 0, 33, 0, 0, 0, 0, 0]), 0.0);
     assert_eq!(
         decode(&[1, 0, 0, 0, 33, 0, 0, 0, 0, 0]),
         Err(DecodeError::BadWidth { at: 4, width: 33 })
@@ -99,4 +143,45 @@ fn bitpack_codec_hidden_lying_headers_are_errors() {
         })
         .unwrap();
     grade_ok!("bitpack_codec_hidden_lying_headers_are_errors");
+}
+
+/// A header's count is a claim, not a size to reserve: the stream must back it. Every block of
+/// up to 128 values takes at least its width byte, so a stream of `n` bytes holds at most
+/// `128·(n − 4)` values, and `decode` must allocate no more than that allows (the test leaves
+/// room for a growing Vec), however large the count. Reserving `count` values first is 4 GiB
+/// for a count of 2^30 before the first block is read, and 16 GiB for `u32::MAX`.
+#[test]
+fn bitpack_codec_hidden_lying_count_allocates_little() {
+    let _profiler = dhat::Profiler::builder().testing().build();
+    let mut kinds = Vec::new();
+    for (count, zero_blocks) in [
+        (1u32 << 20, 0usize),
+        (1 << 26, 1),
+        (1 << 28, 1000),
+        (u32::MAX, 8),
+    ] {
+        // The count, then `zero_blocks` blocks of width 0 (128 zeros each, one byte), then
+        // nothing: the stream ends where the next block should start.
+        let mut stream = count.to_le_bytes().to_vec();
+        stream.resize(4 + zero_blocks, 0);
+        let result = decode(&stream);
+        kinds.push(kind(&result));
+        assert!(
+            matches!(result, Err(DecodeError::Truncated { .. })),
+            "a count of {count} with {zero_blocks} blocks: {:?}",
+            result.map(|v| v.len())
+        );
+        let limit = 16 * 4 * BLOCK as u64 * stream.len() as u64 + 64 * 1024;
+        let bytes = bytes_allocated(|| {
+            let _ = decode(&stream);
+        });
+        assert!(
+            bytes <= limit,
+            "decode allocated {bytes} bytes for a {}-byte stream that claims {count} values: \
+             cap what you reserve by what the bytes can hold (at most {limit} bytes here)",
+            stream.len()
+        );
+    }
+    grade_record!("lying_counts", &kinds, 0.0);
+    grade_ok!("bitpack_codec_hidden_lying_count_allocates_little");
 }
