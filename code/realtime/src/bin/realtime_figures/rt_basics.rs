@@ -271,7 +271,8 @@ pub fn write_deadlines(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Resu
         .write(&figures_dir().join(&trace_name))
         .with_context(|| format!("writing {trace_name}"))?;
     let mut sidecar = Sidecar::new(name, title);
-    sidecar.files.push(trace_name);
+    // Listing `files` replaces the default pair, so name all three.
+    sidecar.files = vec![format!("{name}.csv"), format!("{name}.svg"), trace_name];
     sidecar.notes.push(format!(
         "{} periods of {period:?} per pacing, no work in the loop; lateness of wake-up n is its time minus start + n × period; the chart plots every {step}th period, the trace CSV has all",
         sizes.periods
