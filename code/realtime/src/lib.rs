@@ -6,10 +6,14 @@
 //!   a prototype, its components in a single-threaded tested version, an allocation-free one;
 //! - [`rt_basics`]: priority inversion and inheritance, page faults and `mlockall`, sleeping
 //!   to absolute deadlines, each in a small staged file;
+//! - [`habits`]: the engineering habits as before/after pairs with tests: typed settings checked
+//!   at the edge, explicit conversions, counters that say what happens at their limit, a first
+//!   draft with `todo!()`;
 //! - [`counting_alloc`]: an allocator that counts, so tests can prove a loop allocates nothing;
 //! - [`spsc`]: the module 2 ring buffer, re-exported from `parallelism`.
 
 pub mod counting_alloc;
+pub mod habits;
 pub mod latency;
 pub mod method;
 pub mod rt_basics;
