@@ -1,4 +1,6 @@
 //! Hidden tests. The grader puts a `grade_ok!` macro above this file; each test calls it last.
+//! `grade_record!` prints what the student's code returned; the grader compares it with the
+//! reference solution's, outside this process.
 
 use ex_m3_quantize_linear::{
     ShapeError, dequantize, gemm_i8, linear_int8, quantize, symmetric_scale,
@@ -27,6 +29,17 @@ fn floats(n: usize, seed: u64) -> Vec<f32> {
 
 #[test]
 fn quantize_linear_hidden_scale_and_known_values() {
+    grade_record!(
+        "known",
+        (
+            symmetric_scale(&[0.0, -0.0]),
+            symmetric_scale(&[]),
+            symmetric_scale(&[-12.7, 3.0]),
+            quantize(&[0.5, -0.5, 0.26], 0.1),
+            dequantize(&[-127, 3], 0.5),
+        ),
+        0.0
+    );
     assert_eq!(symmetric_scale(&[0.0, -0.0]), 1.0);
     assert_eq!(symmetric_scale(&[]), 1.0);
     assert_eq!(symmetric_scale(&[-12.7, 3.0]), 12.7 / 127.0);
@@ -48,12 +61,14 @@ fn quantize_linear_hidden_saturates_at_127() {
         ],
         0.1,
     );
+    grade_record!("saturated", &q, 0.0);
     assert_eq!(q, vec![127, -127, 127, -127, 127, -127], "never -128");
     grade_ok!("quantize_linear_hidden_saturates_at_127");
 }
 
 #[test]
 fn quantize_linear_hidden_rounds_ties_to_even() {
+    grade_record!("ties", quantize(&[2.5, 3.5, -2.5, 0.5, -0.5], 1.0), 0.0);
     assert_eq!(
         quantize(&[2.5, 3.5, -2.5, 0.5, -0.5], 1.0),
         vec![2, 4, -2, 0, 0]
@@ -66,6 +81,7 @@ fn quantize_linear_hidden_gemm_is_bit_exact_on_odd_shapes() {
     for (m, k, n) in [(1, 1, 1), (3, 5, 7), (13, 1, 9), (17, 33, 5), (2, 257, 3)] {
         let (a, b) = (bytes(m * k, 1), bytes(k * n, 2));
         let got = gemm_i8(&a, &b, m, k, n).unwrap();
+        grade_record!("gemm", &got, 0.0);
         assert_eq!(got.len(), m * n);
         for i in 0..m {
             for j in 0..n {
@@ -84,14 +100,24 @@ fn quantize_linear_hidden_gemm_is_bit_exact_on_odd_shapes() {
 fn quantize_linear_hidden_gemm_extremes_do_not_overflow() {
     let k = 4000;
     let got = gemm_i8(&vec![-127; k], &vec![-127; k * 2], 1, k, 2).unwrap();
+    grade_record!("extreme", &got, 0.0);
     assert_eq!(got, vec![127 * 127 * 4000; 2]);
     let got = gemm_i8(&vec![127; k], &vec![-127; k], 1, k, 1).unwrap();
+    grade_record!("extreme", &got, 0.0);
     assert_eq!(got, vec![-127 * 127 * 4000]);
     grade_ok!("quantize_linear_hidden_gemm_extremes_do_not_overflow");
 }
 
 #[test]
 fn quantize_linear_hidden_shape_errors() {
+    grade_record!(
+        "errors",
+        (
+            gemm_i8(&[1; 5], &[1; 6], 2, 3, 2),
+            gemm_i8(&[1; 6], &[1; 5], 2, 3, 2)
+        ),
+        0.0
+    );
     assert_eq!(
         gemm_i8(&[1; 5], &[1; 6], 2, 3, 2),
         Err(ShapeError::WrongLength {
@@ -118,6 +144,7 @@ fn quantize_linear_hidden_linear_is_close_to_f32() {
     let (m, k, n) = (7, 45, 11);
     let (x, w) = (floats(m * k, 3), floats(k * n, 4));
     let got = linear_int8(&x, &w, m, k, n).unwrap();
+    grade_record!("linear", &got, 1e-6);
     let (sx, sw) = (symmetric_scale(&x), symmetric_scale(&w));
     for i in 0..m {
         for j in 0..n {
