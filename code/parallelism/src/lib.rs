@@ -13,6 +13,8 @@ pub(crate) mod sync;
 #[cfg(not(loom))]
 pub mod async_waiting;
 #[cfg(not(loom))]
+pub mod async_bottom;
+#[cfg(not(loom))]
 pub mod branchless;
 #[cfg(not(loom))]
 pub mod channels;

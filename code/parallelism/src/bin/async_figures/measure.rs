@@ -1,0 +1,352 @@
+//! The measurements and their files. See `main.rs` for what is measured.
+
+use std::error::Error;
+use std::process::Command;
+use std::time::Duration;
+
+use bench_harness::{
+    Csv, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, Stats, figures_dir,
+};
+use parallelism::async_bottom::memory::{
+    WaitersSample, executor_waiters, rss_and_vm_kib, thread_waiters, tokio_waiters,
+};
+use parallelism::async_bottom::s1_future_by_hand::future_sizes;
+use parallelism::async_bottom::starvation::{BlockingCall, ticker_beside_blocking_call};
+
+#[derive(clap::Parser, Debug)]
+#[command(
+    about = "Measures async from the bottom: sizes of futures, memory per waiting task against \
+             per waiting thread, and a ticker starved by a blocking call"
+)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: FigureArgs,
+    /// Appended to every figure's name, e.g. `_16core` for a second machine's copy.
+    #[arg(long, default_value = "")]
+    pub suffix: String,
+    /// Used by this program itself: measure one set of waiters (`tokio:N`, `executor:N` or
+    /// `threads:N`) in this fresh process and print the sample on one line.
+    #[arg(long, hide = true, value_name = "KIND:N")]
+    pub child: Option<String>,
+}
+
+const PARTS: &[&str] = &["sizes", "memory", "starvation"];
+
+pub fn run(args: &Args) -> Result<(), Box<dyn Error>> {
+    if let Some(spec) = &args.child {
+        return child(spec);
+    }
+    if !args
+        .suffix
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(format!(
+            "--suffix `{}` may hold only letters, digits, `_` and `-` (it becomes part of file names)",
+            args.suffix
+        )
+        .into());
+    }
+    args.common.start(PARTS)?;
+    let parts: Vec<&str> = PARTS
+        .iter()
+        .copied()
+        .filter(|p| args.common.wants(p))
+        .collect();
+    let progress = Progress::new(parts.len() as u64, "async figures");
+    for part in parts {
+        progress.step(part);
+        match part {
+            "sizes" => sizes(&args.suffix)?,
+            "memory" => memory(&args.suffix, args.common.quick)?,
+            "starvation" => starvation(&args.suffix, args.common.quick)?,
+            _ => unreachable!("parts were checked by start()"),
+        }
+    }
+    progress.finish();
+    Ok(())
+}
+
+/// The 1-minute load average (Linux), to tell a quiet run from one that shared its cores.
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn subtitle() -> String {
+    let m = MachineInfo::detect();
+    let load = load();
+    format!(
+        "{} logical CPUs ({}), load average {load} when measured; release build",
+        m.logical_cpus, m.cpu_model
+    )
+}
+
+fn sidecar(stem: &str, description: &str, notes: Vec<String>, files: Vec<String>) -> Sidecar {
+    let mut sidecar = Sidecar::new(stem, description);
+    sidecar.notes = notes;
+    sidecar.files = files;
+    sidecar
+}
+
+fn sizes(suffix: &str) -> Result<(), Box<dyn Error>> {
+    let stem = format!("parallel_async_sizes{suffix}");
+    let mut csv = Csv::new(&["future", "bytes"]);
+    for (name, bytes) in future_sizes() {
+        csv.row(&[name.to_owned(), bytes.to_string()]);
+    }
+    let dir = figures_dir();
+    csv.write(&dir.join(format!("{stem}.csv")))?;
+    let notes =
+        vec!["size_of_val of each future before its first poll (x86-64, release build)".into()];
+    sidecar(
+        &stem,
+        "Sizes in bytes of a few futures",
+        notes,
+        vec![format!("{stem}.csv")],
+    )
+    .write(&dir.join(format!("{stem}.json")))?;
+    Ok(())
+}
+
+/// Runs this program again with `--child kind:n` and reads its one-line sample.
+fn sample_in_child(kind: &str, n: usize) -> Result<WaitersSample, Box<dyn Error>> {
+    let out = Command::new(std::env::current_exe()?)
+        .arg("--child")
+        .arg(format!("{kind}:{n}"))
+        .output()?;
+    if !out.status.success() {
+        return Err(format!(
+            "child {kind}:{n} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+        .into());
+    }
+    let text = String::from_utf8(out.stdout)?;
+    let v: Vec<f64> = text
+        .split_whitespace()
+        .map(str::parse)
+        .collect::<Result<_, _>>()?;
+    let [requested, started, rss0, vm0, rss1, vm1, create_s] = v[..] else {
+        return Err(format!("child {kind}:{n} printed `{text}`, not seven numbers").into());
+    };
+    let k = |x: f64| x as u64;
+    Ok(WaitersSample {
+        requested: requested as usize,
+        started: started as usize,
+        before_kib: (k(rss0), k(vm0)),
+        after_kib: (k(rss1), k(vm1)),
+        create_s,
+    })
+}
+
+fn child(spec: &str) -> Result<(), Box<dyn Error>> {
+    let bad = || format!("--child takes KIND:N with KIND tokio, executor or threads, got `{spec}`");
+    let (kind, n) = spec.split_once(':').ok_or_else(bad)?;
+    let n: usize = n.parse().map_err(|_| bad())?;
+    if rss_and_vm_kib().is_none() {
+        return Err("/proc/self/status is not readable: memory is measured on Linux only".into());
+    }
+    let s = match kind {
+        "tokio" => tokio_waiters(n),
+        "executor" => executor_waiters(n),
+        "threads" => thread_waiters(n),
+        _ => return Err(bad().into()),
+    };
+    let (a, b) = (s.before_kib, s.after_kib);
+    println!(
+        "{} {} {} {} {} {} {:e}",
+        s.requested, s.started, a.0, a.1, b.0, b.1, s.create_s
+    );
+    Ok(())
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn memory(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
+    let stem = format!("parallel_async_memory{suffix}");
+    let (task_counts, thread_counts, repeats): (&[usize], &[usize], usize) = if quick {
+        (&[1_000, 10_000], &[100, 1_000], 1)
+    } else {
+        (&[1_000, 10_000, 100_000], &[100, 1_000, 10_000], 3)
+    };
+    let kinds = [
+        ("tokio", "tokio task", task_counts),
+        ("executor", "course executor task", task_counts),
+        ("threads", "OS thread", thread_counts),
+    ];
+    let mut csv = Csv::new(&[
+        "waiter",
+        "requested",
+        "started",
+        "repeat",
+        "rss_before_kib",
+        "rss_after_kib",
+        "vm_before_kib",
+        "vm_after_kib",
+        "rss_per_waiter_bytes",
+        "vm_per_waiter_bytes",
+        "create_s",
+        "create_per_waiter_us",
+    ]);
+    let mut rss_chart = LineChart {
+        title: "Resident memory per waiting task or thread".into(),
+        subtitle: subtitle(),
+        x_label: "waiters".into(),
+        y_label: "bytes per waiter (median of runs)".into(),
+        log_x: true,
+        log_y: true,
+        ..Default::default()
+    };
+    let mut create_chart = LineChart {
+        title: "Time to start each waiter (until all wait)".into(),
+        subtitle: subtitle(),
+        x_label: "waiters".into(),
+        y_label: "microseconds per waiter (median of runs)".into(),
+        log_x: true,
+        log_y: true,
+        ..Default::default()
+    };
+    let mut thread_vm = Series::new("OS thread: address space");
+    let mut notes = vec![format!(
+        "each sample in a fresh process; VmRSS and VmSize from /proc/self/status before the first \
+         spawn and once every waiter waits; {repeats} run(s) per point; tasks wait on a shared \
+         tokio::sync::Notify, threads on a shared Mutex+Condvar gate; threads have the default stack"
+    )];
+    for (kind, label, counts) in kinds {
+        let mut rss_series = Series::new(&format!("{label}: resident"));
+        let mut create_series = Series::new(label);
+        for &n in counts {
+            let mut rss = Vec::new();
+            let mut vm = Vec::new();
+            let mut create = Vec::new();
+            for repeat in 0..repeats {
+                let s = sample_in_child(kind, n)?;
+                if s.started < s.requested {
+                    notes.push(format!(
+                        "{label}: only {} of {} started (the OS refused more)",
+                        s.started, s.requested
+                    ));
+                }
+                let per_us = s.create_s * 1e6 / s.started.max(1) as f64;
+                csv.row(&[
+                    label.into(),
+                    n.to_string(),
+                    s.started.to_string(),
+                    repeat.to_string(),
+                    s.before_kib.0.to_string(),
+                    s.after_kib.0.to_string(),
+                    s.before_kib.1.to_string(),
+                    s.after_kib.1.to_string(),
+                    format!("{:.1}", s.rss_per_waiter()),
+                    format!("{:.1}", s.vm_per_waiter()),
+                    format!("{:.6e}", s.create_s),
+                    format!("{per_us:.4}"),
+                ]);
+                rss.push(s.rss_per_waiter());
+                vm.push(s.vm_per_waiter());
+                create.push(per_us);
+            }
+            rss_series.point(n as f64, median(&mut rss).max(1.0));
+            let c = Stats::from_seconds(&create).expect("at least one run");
+            create_series.point_with_spread(n as f64, c.median, c.p10, c.p90);
+            if kind == "threads" {
+                thread_vm.point(n as f64, median(&mut vm));
+            }
+        }
+        rss_chart.series.push(rss_series);
+        create_chart.series.push(create_series);
+    }
+    rss_chart.series.push(thread_vm);
+    let dir = figures_dir();
+    csv.write(&dir.join(format!("{stem}.csv")))?;
+    rss_chart.write(&dir.join(format!("{stem}.svg")))?;
+    create_chart.write(&dir.join(format!("{stem}_create.svg")))?;
+    notes.push(format!(
+        "1-minute load average after the run: {}",
+        subtitle()
+    ));
+    let files = ["csv", "svg"]
+        .iter()
+        .map(|e| format!("{stem}.{e}"))
+        .chain([format!("{stem}_create.svg")])
+        .collect();
+    sidecar(&stem, "Memory and start-up time per waiting task (tokio, course executor) and per waiting OS thread", notes, files)
+        .write(&dir.join(format!("{stem}.json")))?;
+    Ok(())
+}
+
+fn starvation(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
+    let stem = format!("parallel_async_starvation{suffix}");
+    let (period, ticks, block_at, block_for) = (
+        Duration::from_millis(10),
+        30,
+        Duration::from_millis(45),
+        Duration::from_millis(150),
+    );
+    let runs = if quick { 1 } else { 5 };
+    let mut csv = Csv::new(&["call", "run", "tick", "due_ms", "late_ms"]);
+    let mut chart = LineChart {
+        title: "A ticker due every 10 ms beside one 150 ms blocking call".into(),
+        subtitle: subtitle(),
+        x_label: "tick due at (ms)".into(),
+        y_label: "woke late by (ms, median of runs)".into(),
+        ..Default::default()
+    };
+    let mut notes = vec![format!(
+        "single-threaded tokio runtime; {ticks} ticks every 10 ms; at 45 ms another task calls \
+         std::thread::sleep(150 ms), in the task or through spawn_blocking; {runs} run(s)"
+    )];
+    for (call, label) in [
+        (BlockingCall::InTask, "blocking call in the task"),
+        (BlockingCall::SpawnBlocking, "spawn_blocking"),
+    ] {
+        let mut late_ms = vec![Vec::new(); ticks as usize];
+        let mut due_ms = Vec::new();
+        let mut summary = Vec::new();
+        for run in 0..runs {
+            let t = ticker_beside_blocking_call(call, period, ticks, block_at, block_for);
+            for (i, (due, late)) in t.due.iter().zip(&t.late).enumerate() {
+                let (d, l) = (due.as_secs_f64() * 1e3, late.as_secs_f64() * 1e3);
+                csv.row(&[
+                    label.into(),
+                    run.to_string(),
+                    i.to_string(),
+                    format!("{d:.1}"),
+                    format!("{l:.3}"),
+                ]);
+                late_ms[i].push(l);
+                if run == 0 {
+                    due_ms.push(d);
+                }
+            }
+            summary.push(format!(
+                "run {run}: max {:.1} ms late, {} of {ticks} ticks > 5 ms late",
+                t.max_late().as_secs_f64() * 1e3,
+                t.late_by_more_than(Duration::from_millis(5))
+            ));
+        }
+        let mut series = Series::new(label);
+        for (d, mut l) in due_ms.into_iter().zip(late_ms) {
+            series.point(d, median(&mut l));
+        }
+        chart.series.push(series);
+        notes.push(format!("{label}: {}", summary.join("; ")));
+    }
+    let dir = figures_dir();
+    csv.write(&dir.join(format!("{stem}.csv")))?;
+    chart.write(&dir.join(format!("{stem}.svg")))?;
+    sidecar(
+        &stem,
+        "Lateness of a ticker task beside a blocking call, in the task and through spawn_blocking",
+        notes,
+        vec![],
+    )
+    .write(&dir.join(format!("{stem}.json")))?;
+    Ok(())
+}
