@@ -15,13 +15,14 @@ pub fn window_from_map(config: &HashMap<String, String>) -> usize {
 // ANCHOR_END: stringly
 
 // ANCHOR: typed
-/// After: one struct with named fields and units in the names, built only by `parse`, which
-/// rejects what it does not understand. Code that takes a `Settings` needs no checks.
+/// After: one struct with named fields, units in the names. Its fields are private, so the
+/// only way to get one is `parse`, which rejects what it does not understand: code that takes
+/// a `Settings` needs no checks of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
-    pub sample_rate_hz: u32,
-    pub window: usize,
-    pub gain: i32,
+    sample_rate_hz: u32,
+    window: usize,
+    gain: i32,
 }
 
 /// `|gain| <= MAX_GAIN` keeps `i16 sample * gain` inside `i32` (32 768 × 1000 < 2^31).
@@ -46,6 +47,20 @@ impl Settings {
     }
 }
 // ANCHOR_END: typed
+
+impl Settings {
+    pub fn sample_rate_hz(&self) -> u32 {
+        self.sample_rate_hz
+    }
+
+    pub fn window(&self) -> usize {
+        self.window
+    }
+
+    pub fn gain(&self) -> i32 {
+        self.gain
+    }
+}
 
 fn parse_in<T>(
     key: &str,
@@ -144,6 +159,8 @@ mod tests {
     #[test]
     fn typed_settings_accept_good_values_and_keep_defaults_for_the_rest() {
         let settings = Settings::parse(&map(&[("window", " 64 "), ("gain", "-3")])).unwrap();
+        assert_eq!((settings.window(), settings.gain()), (64, -3));
+        assert_eq!(settings.sample_rate_hz(), 48_000);
         assert_eq!(
             settings,
             Settings {
