@@ -45,6 +45,20 @@ fn memory() -> (u64, u64) {
     rss_and_vm_kib().unwrap_or((0, 0))
 }
 
+// ANCHOR: waiter
+/// What each waiting task runs: wait until the shared `Notify` is told to wake everyone.
+pub async fn waiter(notify: Arc<tokio::sync::Notify>) {
+    notify.notified().await;
+}
+
+/// The same, and it counts itself as waiting first (so the caller knows when all wait).
+pub async fn counted_waiter(notify: Arc<tokio::sync::Notify>, started: Arc<AtomicUsize>) {
+    let notified = notify.notified();
+    started.fetch_add(1, Ordering::Relaxed);
+    notified.await;
+}
+// ANCHOR_END: waiter
+
 // ANCHOR: tokio_waiters
 /// `n` tokio tasks on a single-threaded runtime, each waiting on one shared `Notify`.
 pub fn tokio_waiters(n: usize) -> WaitersSample {
@@ -61,11 +75,7 @@ pub fn tokio_waiters(n: usize) -> WaitersSample {
         let start = Instant::now();
         for _ in 0..n {
             let (notify, started) = (notify.clone(), started.clone());
-            handles.push(tokio::spawn(async move {
-                let notified = notify.notified();
-                started.fetch_add(1, Ordering::Relaxed);
-                notified.await;
-            }));
+            handles.push(tokio::spawn(counted_waiter(notify, started)));
         }
         while started.load(Ordering::Relaxed) < n {
             tokio::task::yield_now().await; // lets every task run up to its await
@@ -97,7 +107,7 @@ pub fn executor_waiters(n: usize) -> WaitersSample {
     let start = Instant::now();
     for _ in 0..n {
         let notify = notify.clone();
-        executor.spawn(async move { notify.notified().await });
+        executor.spawn(waiter(notify));
     }
     let (n2, r) = (notify.clone(), result.clone());
     executor.spawn(async move {
@@ -120,16 +130,22 @@ pub fn executor_waiters(n: usize) -> WaitersSample {
 }
 
 // ANCHOR: thread_waiters
-/// `n` OS threads with the default stack, each blocked on one shared gate. If the OS refuses a
-/// thread (a limit on threads or memory), the sample says how many started.
-pub fn thread_waiters(n: usize) -> WaitersSample {
+/// `n` OS threads, each blocked on one shared gate, with `stack` bytes of stack (`None`: Rust's
+/// default, 2 MiB). If the OS refuses a thread (a limit on threads or memory), the sample says
+/// how many started.
+pub fn thread_waiters(n: usize, stack: Option<usize>) -> WaitersSample {
     let gate = Arc::new((Mutex::new(false), Condvar::new(), AtomicUsize::new(0)));
     let mut handles = Vec::with_capacity(n);
     let before = memory();
     let start = Instant::now();
     for _ in 0..n {
         let gate = gate.clone();
-        let spawned = std::thread::Builder::new().spawn(move || {
+        let builder = std::thread::Builder::new();
+        let builder = match stack {
+            Some(bytes) => builder.stack_size(bytes),
+            None => builder,
+        };
+        let spawned = builder.spawn(move || {
             let (open, cv, started) = &*gate;
             let mut open_now = open.lock().expect("not poisoned");
             started.fetch_add(1, Ordering::SeqCst);
@@ -172,7 +188,8 @@ mod tests {
         for sample in [
             tokio_waiters(2000),
             executor_waiters(2000),
-            thread_waiters(50),
+            thread_waiters(50, None),
+            thread_waiters(50, Some(64 * 1024)),
         ] {
             assert_eq!(sample.started, sample.requested, "{sample:?}");
             assert!(sample.create_s > 0.0);
@@ -185,7 +202,12 @@ mod tests {
         // Address space is reserved deterministically (a stack per thread, 2 MiB by default
         // unless RUST_MIN_STACK says otherwise), unlike resident pages.
         assert!(rss_and_vm_kib().is_some());
-        let threads = thread_waiters(64);
+        let threads = thread_waiters(64, None);
+        let small = thread_waiters(64, Some(64 * 1024));
+        assert!(
+            small.vm_per_waiter() < threads.vm_per_waiter(),
+            "{small:?} {threads:?}"
+        );
         let tasks = tokio_waiters(20_000);
         assert!(threads.vm_per_waiter() > 64.0 * 1024.0, "{threads:?}");
         assert!(tasks.vm_per_waiter() < 16.0 * 1024.0, "{tasks:?}");

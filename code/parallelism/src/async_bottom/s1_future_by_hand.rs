@@ -4,6 +4,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use super::memory;
+
 // ANCHOR: yield_once
 /// A leaf future: the first poll says "not yet" (after asking to be polled again), the second
 /// says "ready". Real leaves (sockets, timers) say "not yet" until the OS has news.
@@ -99,9 +101,13 @@ pub async fn buffer_before_await(byte: u8) -> u8 {
     last
 }
 
+// ANCHOR_END: sizes
+
 /// The size in bytes of each future, by name: these are what a task stores while it waits.
 pub fn future_sizes() -> Vec<(&'static str, usize)> {
     let y = || yield_once(1);
+    let notify = std::sync::Arc::new(tokio::sync::Notify::new());
+    let started = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     vec![
         ("YieldOnce (leaf, by hand)", size_of_val(&y())),
         (
@@ -118,9 +124,20 @@ pub fn future_sizes() -> Vec<(&'static str, usize)> {
             size_of_val(&buffer_before_await(7)),
         ),
         ("tokio::time::Sleep", size_of::<tokio::time::Sleep>()),
+        (
+            "tokio Notified (a wait on a Notify)",
+            size_of::<tokio::sync::futures::Notified<'static>>(),
+        ),
+        (
+            "waiter (async fn, memory figure)",
+            size_of_val(&memory::waiter(notify.clone())),
+        ),
+        (
+            "counted_waiter (async fn, memory figure)",
+            size_of_val(&memory::counted_waiter(notify, started)),
+        ),
     ]
 }
-// ANCHOR_END: sizes
 
 #[cfg(test)]
 mod tests {

@@ -143,7 +143,11 @@ fn sample_in_child(kind: &str, n: usize) -> Result<WaitersSample, Box<dyn Error>
 }
 
 fn child(spec: &str) -> Result<(), Box<dyn Error>> {
-    let bad = || format!("--child takes KIND:N with KIND tokio, executor or threads, got `{spec}`");
+    let bad = || {
+        format!(
+            "--child takes KIND:N with KIND tokio, executor, threads or threads64k, got `{spec}`"
+        )
+    };
     let (kind, n) = spec.split_once(':').ok_or_else(bad)?;
     let n: usize = n.parse().map_err(|_| bad())?;
     if rss_and_vm_kib().is_none() {
@@ -152,7 +156,8 @@ fn child(spec: &str) -> Result<(), Box<dyn Error>> {
     let s = match kind {
         "tokio" => tokio_waiters(n),
         "executor" => executor_waiters(n),
-        "threads" => thread_waiters(n),
+        "threads" => thread_waiters(n, None),
+        "threads64k" => thread_waiters(n, Some(64 * 1024)),
         _ => return Err(bad().into()),
     };
     let (a, b) = (s.before_kib, s.after_kib);
@@ -179,6 +184,7 @@ fn memory(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
         ("tokio", "tokio task", task_counts),
         ("executor", "course executor task", task_counts),
         ("threads", "OS thread", thread_counts),
+        ("threads64k", "OS thread, 64 KiB stack", thread_counts),
     ];
     let mut csv = Csv::new(&[
         "waiter",
@@ -213,10 +219,11 @@ fn memory(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
         ..Default::default()
     };
     let mut thread_vm = Series::new("OS thread: address space");
+    let mut small_vm = Series::new("OS thread, 64 KiB stack: address space");
     let mut notes = vec![format!(
         "each sample in a fresh process; VmRSS and VmSize from /proc/self/status before the first \
          spawn and once every waiter waits; {repeats} run(s) per point; tasks wait on a shared \
-         tokio::sync::Notify, threads on a shared Mutex+Condvar gate; threads have the default stack"
+         tokio::sync::Notify, threads on a shared Mutex+Condvar gate; threads have the default stack (2 MiB) or 64 KiB"
     )];
     for (kind, label, counts) in kinds {
         let mut rss_series = Series::new(&format!("{label}: resident"));
@@ -255,14 +262,17 @@ fn memory(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
             rss_series.point(n as f64, median(&mut rss).max(1.0));
             let c = Stats::from_seconds(&create).expect("at least one run");
             create_series.point_with_spread(n as f64, c.median, c.p10, c.p90);
-            if kind == "threads" {
-                thread_vm.point(n as f64, median(&mut vm));
+            match kind {
+                "threads" => thread_vm.point(n as f64, median(&mut vm)),
+                "threads64k" => small_vm.point(n as f64, median(&mut vm)),
+                _ => {}
             }
         }
         rss_chart.series.push(rss_series);
         create_chart.series.push(create_series);
     }
     rss_chart.series.push(thread_vm);
+    rss_chart.series.push(small_vm);
     let dir = figures_dir();
     csv.write(&dir.join(format!("{stem}.csv")))?;
     rss_chart.write(&dir.join(format!("{stem}.svg")))?;
