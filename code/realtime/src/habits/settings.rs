@@ -15,9 +15,9 @@ pub fn window_from_map(config: &HashMap<String, String>) -> usize {
 // ANCHOR_END: stringly
 
 // ANCHOR: typed
-/// After: one struct with named fields, units in the names. Its fields are private, so the
-/// only way to get one is `parse`, which rejects what it does not understand: code that takes
-/// a `Settings` needs no checks of its own.
+/// After: one struct, a named field per setting (the unit in the name where there is one).
+/// Its fields are private, so the only way to get one is `parse`, which rejects what it does
+/// not understand: code that takes a `Settings` needs no checks of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
     sample_rate_hz: u32,
