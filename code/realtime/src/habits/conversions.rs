@@ -10,7 +10,7 @@ pub fn window_samples_as(sample_rate_hz: u32, window_ms: u32) -> u16 {
 // ANCHOR_END: as_cast
 
 // ANCHOR: try_from
-/// After: `try_from` says when the value does not fit, and the error says what would.
+/// After: `try_from` says when the value does not fit, and the error says what to change.
 pub fn window_samples(sample_rate_hz: u32, window_ms: u32) -> Result<u16, WindowTooLong> {
     let samples = u64::from(sample_rate_hz) * u64::from(window_ms) / 1000;
     u16::try_from(samples).map_err(|_| WindowTooLong { samples })
@@ -18,8 +18,7 @@ pub fn window_samples(sample_rate_hz: u32, window_ms: u32) -> Result<u16, Window
 
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the window holds {samples} samples, more than a u16 can count ({}): shorten the window \
-         or lower the sample rate",
+    "{samples} samples do not fit a u16 (at most {}): shorten the window",
     u16::MAX
 )]
 pub struct WindowTooLong {
