@@ -2,6 +2,7 @@
 //!
 //! - [`floats`]: the fields of f64, f32, f16, bf16 and FP8; subnormals, NaN, rounding, spacing;
 //! - [`summation`]: naive, pairwise, Kahan and Neumaier sums, and what reduction order does;
+//! - [`precision`]: cancellation, condition numbers, Welford's variance, the f32 counter at 2^24;
 //! - [`gpu_dot`]: a WGSL dot product with f16 storage, accumulated in f32 or f16;
 //! - [`bit_tricks`]: the fast inverse square root, popcount, powers of two, Morton codes;
 //! - [`integers`]: overflow, `as`, Q16.16 fixed point, division, integer keys;
@@ -12,4 +13,5 @@ pub mod compression;
 pub mod floats;
 pub mod gpu_dot;
 pub mod integers;
+pub mod precision;
 pub mod summation;
