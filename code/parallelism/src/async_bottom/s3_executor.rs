@@ -58,6 +58,8 @@ impl Executor {
             .expect("the executor holds the receiver");
     }
 
+    // ANCHOR_END: executor
+    // ANCHOR: executor_run
     /// Polls ready tasks until every spawned task has finished; sleeps while none is ready.
     pub fn run(&mut self) {
         while self.live > 0 {
@@ -78,7 +80,7 @@ impl Executor {
         }
     }
 }
-// ANCHOR_END: executor
+// ANCHOR_END: executor_run
 
 impl Default for Executor {
     fn default() -> Self {

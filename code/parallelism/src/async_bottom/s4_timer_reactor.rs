@@ -23,6 +23,8 @@ pub struct TimerReactor {
     thread: Option<JoinHandle<()>>,
 }
 
+// ANCHOR_END: reactor
+// ANCHOR: reactor_loop
 impl TimerReactor {
     pub fn start() -> Self {
         let shared = Arc::new(Shared::default());
@@ -60,7 +62,7 @@ impl TimerReactor {
         }
     }
 }
-// ANCHOR_END: reactor
+// ANCHOR_END: reactor_loop
 
 impl Drop for TimerReactor {
     fn drop(&mut self) {

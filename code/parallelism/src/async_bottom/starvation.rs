@@ -56,6 +56,8 @@ pub fn ticker_beside_blocking_call(
                 }
             }
         });
+        // ANCHOR_END: starve
+        // ANCHOR: ticker
         let ticker = tokio::spawn(async move {
             let mut ticks_seen = Ticks {
                 due: Vec::new(),
@@ -75,7 +77,7 @@ pub fn ticker_beside_blocking_call(
         ticker.await.expect("the ticker does not panic")
     })
 }
-// ANCHOR_END: starve
+// ANCHOR_END: ticker
 
 #[cfg(test)]
 mod tests {
