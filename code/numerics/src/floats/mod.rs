@@ -6,6 +6,7 @@
 
 mod codec;
 mod format;
+pub mod scaling;
 
 pub use codec::{Class, Decoded};
 pub use format::{Format, Overflow, Rounding, Specials};

@@ -31,6 +31,7 @@ impl Q16 {
         let rounded = (wide + (1 << 15)) >> Self::FRACTION_BITS;
         i32::try_from(rounded).ok().map(Q16)
     }
+    // ANCHOR_END: q16
 
     /// The quotient, truncated toward zero; `None` for a zero divisor or when it does not fit.
     pub fn checked_div(self, rhs: Q16) -> Option<Q16> {
@@ -76,7 +77,6 @@ impl Mul for Q16 {
             })
     }
 }
-// ANCHOR_END: q16
 
 impl fmt::Display for Q16 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
