@@ -78,10 +78,12 @@ fn main() {
         .map(|_| rng.next_f32() * rng.next_f32())
         .collect();
     let exact: f64 = products.iter().map(|&p| f64::from(p)).sum();
-    let below_quarter = products.iter().filter(|&&p| p < 0.25).count();
+    let share_below =
+        |t: f32| 100.0 * products.iter().filter(|&&p| p < t).count() as f64 / products.len() as f64;
     println!(
-        "  exact {exact:.0}; {:.0} % of the products are below 0.25",
-        100.0 * below_quarter as f64 / products.len() as f64
+        "  exact {exact:.0}; {:.0} % of the products are below 0.125, {:.0} % below 0.25",
+        share_below(0.125),
+        share_below(0.25)
     );
     for (name, got) in [
         ("one lane", one_lane(&products)),
