@@ -3,10 +3,12 @@
 //! BLIS structure) and its rayon version in [`packed`].
 
 pub mod packed;
+pub mod packed_fma;
 
 use rayon::prelude::*;
 
 pub use packed::{packed, packed_parallel};
+pub use packed_fma::packed_fma;
 
 // ANCHOR: naive
 /// The textbook triple loop (i, j, p). The inner loop walks down a column of B: each step

@@ -6,13 +6,14 @@ use computational_graphs::rng::SplitMix64;
 #[test]
 fn every_cpu_variant_matches_the_reference() {
     type Matmul = fn(&[f32], &[f32], &mut [f32], usize, usize, usize);
-    let variants: [(&str, Matmul); 6] = [
+    let variants: [(&str, Matmul); 7] = [
         ("naive", cpu_matmul::naive),
         ("ikj", cpu_matmul::ikj),
         ("blocked", cpu_matmul::blocked),
         ("parallel", cpu_matmul::parallel),
         ("packed", cpu_matmul::packed),
         ("packed_parallel", cpu_matmul::packed_parallel),
+        ("packed_fma", cpu_matmul::packed_fma),
     ];
     let mut rng = SplitMix64::new(9);
     // 1×N, N×1, odd, and (70, 260, 1030): past one packed block in every direction.
@@ -25,12 +26,26 @@ fn every_cpu_variant_matches_the_reference() {
         (128, 64, 200),
         (70, 260, 1030),
     ];
+    // Every kernel this CPU has, not only the widest one `packed_fma` picks.
+    use cpu_matmul::packed_fma::{Kernel, packed_with};
+    let kernels: [(&str, Matmul); 3] = [
+        ("avx512", |a, b, c, m, k, n| {
+            packed_with(Kernel::Avx512, a, b, c, m, k, n)
+        }),
+        ("avx2", |a, b, c, m, k, n| {
+            packed_with(Kernel::Avx2Fma, a, b, c, m, k, n)
+        }),
+        ("portable", |a, b, c, m, k, n| {
+            packed_with(Kernel::Portable, a, b, c, m, k, n)
+        }),
+    ];
+    let variants: Vec<(&str, Matmul)> = variants.into_iter().chain(kernels).collect();
     for (m, k, n) in shapes {
         let a: Vec<f32> = (0..m * k).map(|_| rng.symmetric(1.0)).collect();
         let b: Vec<f32> = (0..k * n).map(|_| rng.symmetric(1.0)).collect();
         let mut want = vec![0.0; m * n];
         cpu_matmul::reference(&a, &b, &mut want, m, k, n);
-        for (name, f) in variants {
+        for &(name, f) in &variants {
             let mut got = vec![f32::NAN; m * n];
             f(&a, &b, &mut got, m, k, n);
             let diff = got

@@ -10,6 +10,7 @@ pub const PARTS: &[&str] = &[
     "ladder",
     "floor",
     "cpu",
+    "cpu_kernel",
     "roofline",
     "loops",
     "transfers",

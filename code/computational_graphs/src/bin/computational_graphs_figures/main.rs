@@ -4,7 +4,8 @@
 //! cargo run --release -p computational_graphs --bin computational_graphs_figures -- --help
 //! ```
 //!
-//! Parts for `--only`: sizes, depths, ladder, floor, cpu, roofline, transfers (host↔device
+//! Parts for `--only`: sizes, depths, ladder, floor, cpu, cpu_kernel (one core: the packed
+//! kernels against matrixmultiply), roofline, transfers (host↔device
 //! bandwidth against size), overlap (a chunked batch, serial against pipelined); add `loops` to
 //! time only the one-submission variants in the sweeps. `--redraw` draws the sweeps' SVGs (and the set-up
 //! bars) again from their CSVs without measuring.
@@ -12,6 +13,7 @@
 mod args;
 mod charts;
 mod cpu_bench;
+mod cpu_kernel_bench;
 mod cpu_roofs;
 mod floor_bench;
 mod ladder_bench;
@@ -73,6 +75,9 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     }
     if args.wants("cpu") {
         cpu_bench::run(&args)?;
+    }
+    if args.wants("cpu_kernel") {
+        cpu_kernel_bench::run(&args)?;
     }
     if args.wants("transfers") {
         transfer_bench::run(&ctx, &args)?;

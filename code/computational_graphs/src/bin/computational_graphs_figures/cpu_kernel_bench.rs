@@ -1,0 +1,105 @@
+//! One core against one core: the packed multiply with its portable (SSE2) micro-kernel, with
+//! the AVX2+FMA one and (where the CPU has it) the AVX-512 one, against single-threaded
+//! `matrixmultiply`, at 256³, 512³ and 1024³.
+
+use bench_harness::{Csv, LineChart, MachineInfo, Series, black_box, figures_dir, measure};
+use computational_graphs::cpu_matmul::{self, packed_fma};
+use computational_graphs::rng::SplitMix64;
+
+use crate::args::Args;
+
+pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    use packed_fma::{Kernel, packed_with};
+    type Matmul = fn(&[f32], &[f32], &mut [f32], usize, usize, usize);
+    let mut variants: Vec<(&str, Matmul)> = vec![("packed, SSE2 kernel 4x8", cpu_matmul::packed)];
+    if packed_fma::kernel() != Kernel::Portable {
+        variants.push(("packed, AVX2+FMA kernel 6x16", |a, b, c, m, k, n| {
+            packed_with(Kernel::Avx2Fma, a, b, c, m, k, n)
+        }));
+    }
+    if packed_fma::kernel() == Kernel::Avx512 {
+        variants.push(("packed, AVX-512 kernel 8x32", |a, b, c, m, k, n| {
+            packed_with(Kernel::Avx512, a, b, c, m, k, n)
+        }));
+    }
+    variants.push(("matrixmultiply (one thread)", cpu_matmul::reference));
+    let sizes: &[usize] = if args.quick {
+        &[128]
+    } else {
+        &[256, 512, 1024]
+    };
+    let (warmup, samples) = if args.quick { (1, 3) } else { (2, 11) };
+    let mut csv = Csv::new(&[
+        "variant",
+        "size",
+        "median_ms",
+        "p10_ms",
+        "p90_ms",
+        "gflops",
+        "time_vs_matrixmultiply",
+    ]);
+    let mut series: Vec<Series> = variants.iter().map(|(v, _)| Series::new(v)).collect();
+    for &n in sizes {
+        let mut rng = SplitMix64::new(n as u64);
+        let a: Vec<f32> = (0..n * n).map(|_| rng.symmetric(1.0)).collect();
+        let b: Vec<f32> = (0..n * n).map(|_| rng.symmetric(1.0)).collect();
+        let mut c = vec![0.0f32; n * n];
+        let flops = 2.0 * (n as f64).powi(3);
+        let stats: Vec<_> = variants
+            .iter()
+            .map(|(name, f)| {
+                eprintln!("cpu kernel: {name} at {n}");
+                measure(warmup, samples, || {
+                    f(&a, &b, &mut c, n, n, n);
+                    black_box(&c);
+                })
+            })
+            .collect();
+        let reference = stats[stats.len() - 1].median;
+        for (((name, _), s), line) in variants.iter().zip(&stats).zip(&mut series) {
+            csv.row(&[
+                (*name).into(),
+                n.to_string(),
+                format!("{:.4}", s.median * 1e3),
+                format!("{:.4}", s.p10 * 1e3),
+                format!("{:.4}", s.p90 * 1e3),
+                format!("{:.2}", flops / s.median / 1e9),
+                format!("{:.3}", s.median / reference),
+            ]);
+            line.point_with_spread(
+                n as f64,
+                flops / s.median / 1e9,
+                flops / s.p90 / 1e9,
+                flops / s.p10 / 1e9,
+            );
+        }
+    }
+    let machine = MachineInfo::detect();
+    let dir = figures_dir();
+    let name = format!("{}_cpu_kernel", args.prefix);
+    csv.write(&dir.join(format!("{name}.csv")))?;
+    LineChart {
+        title:
+            "One core: packed matmul with an SSE2 and an AVX2+FMA micro-kernel, and matrixmultiply"
+                .into(),
+        subtitle: args.machine.clone().unwrap_or_else(|| machine.summary()),
+        x_label: "n (n×n×n, f32)".into(),
+        y_label: "GFLOP/s".into(),
+        log_x: true,
+        series,
+        ..Default::default()
+    }
+    .write(&dir.join(format!("{name}.svg")))?;
+    let mut sidecar = args.sidecar(
+        &name,
+        "Single-threaded CPU matmul: portable vs AVX2+FMA micro-kernel vs matrixmultiply",
+        None,
+    );
+    sidecar.notes.push(format!(
+        "widest micro-kernel on this CPU: {:?} (matrixmultiply picks its own at run time, \
+         AVX-512 included); median of {samples} after {warmup} warm-ups",
+        packed_fma::kernel()
+    ));
+    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Ok(())
+}
