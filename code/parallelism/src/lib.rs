@@ -19,6 +19,8 @@ pub mod branchless;
 #[cfg(not(loom))]
 pub mod channels;
 #[cfg(not(loom))]
+pub mod contention;
+#[cfg(not(loom))]
 pub mod data_parallel;
 #[cfg(not(loom))]
 pub mod false_sharing;
@@ -30,6 +32,8 @@ pub mod gpu_histogram;
 pub mod graph;
 #[cfg(not(loom))]
 pub mod histogram;
+#[cfg(not(loom))]
+pub mod lock_hazards;
 #[cfg(not(loom))]
 pub mod locks;
 #[cfg(not(loom))]

@@ -9,7 +9,7 @@ use loom::model::Builder;
 use loom::sync::Arc;
 use loom::thread;
 
-use parallelism::primitives::{oneshot, refcount, spin_lock, spsc};
+use parallelism::primitives::{fence_flag, oneshot, refcount, spin_lock, spsc};
 
 /// Models stay small and bounded so the whole file runs in a few seconds: loom's cost grows
 /// with the number of preemptions it tries in each execution.
@@ -175,3 +175,32 @@ fn refcount_relaxed_is_caught() {
     });
 }
 // ANCHOR_END: refcount_models
+
+// ANCHOR: fence_models
+#[test]
+fn fenced_flag_passes() {
+    model(|| {
+        let slot = Arc::new(fence_flag::FencedSlot::new());
+        let writer = slot.clone();
+        let t = thread::spawn(move || writer.publish(42));
+        if let Some(v) = slot.try_read() {
+            assert_eq!(v, 42);
+        }
+        t.join().unwrap();
+    });
+}
+
+#[test]
+#[should_panic(expected = "Causality violation")]
+fn unfenced_flag_is_caught() {
+    model(|| {
+        let slot = Arc::new(fence_flag::UnfencedSlot::new());
+        let writer = slot.clone();
+        let t = thread::spawn(move || writer.publish(42));
+        if let Some(v) = slot.try_read() {
+            assert_eq!(v, 42);
+        }
+        t.join().unwrap();
+    });
+}
+// ANCHOR_END: fence_models
