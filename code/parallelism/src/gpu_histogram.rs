@@ -130,6 +130,7 @@ impl GpuHistogramBench {
         })
     }
 
+    // ANCHOR: bench_time
     /// One histogram by `kind`, timed with the GPU's timestamps where the adapter has them.
     pub fn time(&self, ctx: &GpuContext, kind: GpuHistogramKind) -> Result<TimedRun, GpuError> {
         let (_, pipeline, bind_group) = self
@@ -145,6 +146,7 @@ impl GpuHistogramBench {
             pass.dispatch_workgroups(self.groups, 1, 1);
         })
     }
+    // ANCHOR_END: bench_time
 
     /// The bins the last timed run left: a timing counts only if they are right.
     pub fn bins(&self, ctx: &GpuContext) -> Result<[u32; 256], GpuError> {
