@@ -43,16 +43,21 @@ impl Kernel {
 pub enum Pattern {
     /// Uniform random bytes: 256 counters share the updates.
     Random,
-    /// Every byte the same: every update hits one counter, the worst case for atomics.
+    /// Nine bytes in ten are 0: most updates hit one counter, but not all the threads of a
+    /// warp agree.
+    Skewed,
+    /// Every byte the same: every update hits one counter (the worst case for atomics, unless
+    /// the GPU combines a warp's identical updates).
     Constant,
 }
 
 impl Pattern {
-    pub const NAMES: [&'static str; 2] = ["random", "constant"];
+    pub const NAMES: [&'static str; 3] = ["random", "skewed", "constant"];
 
     pub fn parse(name: &str) -> Result<Self, DemoError> {
         match name {
             "random" => Ok(Pattern::Random),
+            "skewed" => Ok(Pattern::Skewed),
             "constant" => Ok(Pattern::Constant),
             other => Err(DemoError::not_offered("pattern", other, &Self::NAMES)),
         }
@@ -70,6 +75,15 @@ pub fn input(bytes: usize, pattern: Pattern) -> Vec<u8> {
                 data.extend_from_slice(&rng.next_u64().to_le_bytes());
             }
             data.truncate(bytes);
+            data
+        }
+        Pattern::Skewed => {
+            // Each random byte b becomes 0 unless b < 26 (about one in ten), then it is kept
+            // and spread by a multiplier so the rare bytes reach every bin.
+            let mut data = input(bytes, Pattern::Random);
+            for b in &mut data {
+                *b = if *b < 26 { b.wrapping_mul(157) } else { 0 };
+            }
             data
         }
     }
@@ -208,6 +222,7 @@ impl HistogramReport {
                 self.bytes >> 20,
                 match self.pattern {
                     Pattern::Random => "uniform random",
+                    Pattern::Skewed => "skewed (nine in ten 0)",
                     Pattern::Constant => "identical",
                 },
             )],

@@ -122,7 +122,7 @@ fn gpu_the_graph_demo_refuses_a_size_it_does_not_offer() {
 #[test]
 fn gpu_both_histogram_kernels_match_the_cpu_and_the_parallelism_crate() {
     let ctx = GpuContext::for_tests();
-    for pattern in [Pattern::Random, Pattern::Constant] {
+    for pattern in [Pattern::Random, Pattern::Skewed, Pattern::Constant] {
         let report = block_on(histogram::run_histograms(&ctx, 1, pattern)).unwrap();
         assert_eq!(report.bytes, 1 << 20);
         for k in &report.kernels {
@@ -157,7 +157,7 @@ fn gpu_the_histogram_refuses_sizes_patterns_and_empty_input_it_does_not_take() {
         block_on(histogram::run_histograms(&ctx, 3, Pattern::Random)),
         "1, 16, 64",
     );
-    assert_not_offered(Pattern::parse("zebra"), "random, constant");
+    assert_not_offered(Pattern::parse("zebra"), "random, skewed, constant");
     let empty = block_on(histogram::run_kernel(
         &ctx,
         &[],
