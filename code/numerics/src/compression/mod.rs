@@ -128,12 +128,25 @@ impl Codec {
         out
     }
 
-    // ANCHOR: decode
+    /// Decodes into a new vector. A loop that decodes again and again should reuse one with
+    /// [`Codec::decode_into`]: a fresh multi-megabyte vector costs page faults on first touch.
     pub fn decode(&self, bytes: &[u8]) -> Result<Vec<u32>, DecodeError> {
+        let mut xs = Vec::new();
+        self.decode_into(bytes, &mut xs)?;
+        Ok(xs)
+    }
+
+    // ANCHOR: decode
+    /// Decodes into `xs`, replacing what it held and reusing its allocation.
+    pub fn decode_into(&self, bytes: &[u8], xs: &mut Vec<u32>) -> Result<(), DecodeError> {
         let mut pos = 0;
         let n = read_varint(bytes, &mut pos)? as usize;
         // Never trust a count from the stream for an allocation: cap it by what the bytes allow.
-        let mut xs = Vec::with_capacity(n.min(bytes.len() * 8));
+        let room = n.min(bytes.len() * 8);
+        if *self != Codec::Lz4 {
+            xs.clear();
+            xs.reserve(room);
+        }
         match self {
             Codec::Varint | Codec::DeltaVarint => {
                 for _ in 0..n {
@@ -142,7 +155,7 @@ impl Codec {
             }
             Codec::Bitpack | Codec::DeltaBitpack => {
                 while xs.len() < n {
-                    unpack_block(bytes, &mut pos, (n - xs.len()).min(BLOCK), &mut xs)?;
+                    unpack_block(bytes, &mut pos, (n - xs.len()).min(BLOCK), xs)?;
                 }
             }
             Codec::DeltaRle => {
@@ -153,15 +166,16 @@ impl Codec {
                 }
             }
             Codec::Lz4 => {
-                let raw = lz4_flex::decompress(&bytes[pos..], n * 4)?;
-                if raw.len() != n * 4 {
-                    return Err(DecodeError::Unaligned { bytes: raw.len() });
+                // Straight into the output's bytes: LZ4 decompresses into a slice it is given,
+                // so `xs` is sized first (only growth is zero-filled; LZ4 expands at most 255×).
+                xs.resize(n.min(bytes.len().saturating_mul(255)), 0);
+                let written =
+                    lz4_flex::decompress_into(&bytes[pos..], bytemuck::cast_slice_mut(xs))?;
+                if written != n * 4 {
+                    return Err(DecodeError::Unaligned { bytes: written });
                 }
+                xs.iter_mut().for_each(|x| *x = u32::from_le(*x));
                 pos = bytes.len();
-                xs.extend(
-                    raw.chunks_exact(4)
-                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-                );
             }
         }
         if pos != bytes.len() {
@@ -173,10 +187,14 @@ impl Codec {
             self,
             Codec::DeltaVarint | Codec::DeltaBitpack | Codec::DeltaRle
         ) {
-            let ds: Vec<i32> = xs.into_iter().map(zigzag_decode).collect();
-            return Ok(delta_decode(&ds));
+            // Undo zigzag and delta in place: a running sum of the decoded differences.
+            let mut prev = 0u32;
+            for x in xs.iter_mut() {
+                prev = prev.wrapping_add(zigzag_decode(*x) as u32);
+                *x = prev;
+            }
         }
-        Ok(xs)
+        Ok(())
     }
     // ANCHOR_END: decode
 }
@@ -185,6 +203,28 @@ impl Codec {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn decoding_into_a_reused_vector_gives_the_same_values_without_growing_it() {
+        let mut reused = Vec::new();
+        for data in Dataset::ALL {
+            let xs = data.generate(3000, 11);
+            for codec in Codec::ALL {
+                let bytes = codec.encode(&xs);
+                codec.decode_into(&bytes, &mut reused).unwrap();
+                assert_eq!(reused, xs, "{} {}", codec.name(), data.name());
+                let capacity = reused.capacity();
+                codec.decode_into(&bytes, &mut reused).unwrap();
+                assert_eq!(reused, xs);
+                assert_eq!(
+                    reused.capacity(),
+                    capacity,
+                    "{}: decoded again, grew",
+                    codec.name()
+                );
+            }
+        }
+    }
 
     #[test]
     fn every_codec_round_trips_every_dataset() {

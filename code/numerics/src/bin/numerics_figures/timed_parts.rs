@@ -1,7 +1,7 @@
 //! The timed parts: run them on an idle machine (the sidecar records the load).
 
 use bench_harness::{Bar, BarChart, Csv, Sidecar, Stats, black_box, measure};
-use numerics::bit_tricks::{fast_inv_sqrt, inv_sqrt};
+use numerics::bit_tricks::{fast_inv_sqrt, inv_sqrt, rsqrt_newton};
 use numerics::compression::{Codec, Dataset};
 use numerics::integers::{Divider, divide_by_constant_7, divide_by_divider, divide_by_variable};
 
@@ -69,14 +69,40 @@ pub fn inv_sqrt_time(quick: bool) -> anyhow::Result<()> {
             black_box(&mut out);
         })
     };
+    // Through a function pointer, as a library call would be: one scalar call per element.
     let exact = run(inv_sqrt);
     let fast = run(fast_inv_sqrt);
+    // Inlined loops: the compiler sees the whole loop and vectorises what it can.
+    let exact_inlined = measure(warmup, count, || {
+        for (o, &x) in out.iter_mut().zip(black_box(&xs)) {
+            *o = 1.0 / x.sqrt();
+        }
+        black_box(&mut out);
+    });
+    let fast_inlined = measure(warmup, count, || {
+        for (o, &x) in out.iter_mut().zip(black_box(&xs)) {
+            let y = f32::from_bits(0x5f37_59df - (x.to_bits() >> 1));
+            *o = y * (1.5 - 0.5 * x * y * y);
+        }
+        black_box(&mut out);
+    });
+    let rsqrt = measure(warmup, count, || {
+        rsqrt_newton(black_box(&xs), &mut out);
+        black_box(&mut out);
+    });
     per_element_table(
         "numerics_inv_sqrt_time",
         "1/sqrt(x) over 65 536 f32: the instruction against the 1999 trick",
-        "time per element of 1.0/x.sqrt() and of the fast inverse square root (one Newton step)",
+        "time per element of 1.0/x.sqrt(), the fast inverse square root, each called through a \
+         function pointer and inlined in the loop, and rsqrtps with one Newton step",
         n,
-        &[("1.0 / x.sqrt()", exact), ("fast inverse sqrt", fast)],
+        &[
+            ("1.0 / x.sqrt(), called", exact),
+            ("fast inverse sqrt, called", fast),
+            ("1.0 / x.sqrt(), inlined", exact_inlined),
+            ("fast inverse sqrt, inlined", fast_inlined),
+            ("rsqrtps + Newton step", rsqrt),
+        ],
     )
 }
 
@@ -130,6 +156,8 @@ pub fn compression(quick: bool) -> anyhow::Result<()> {
         "decode_p10_s",
         "decode_p90_s",
         "decode_gb_per_s",
+        "decode_new_vec_median_s",
+        "decode_new_vec_gb_per_s",
     ]);
     let (mut ratio_bars, mut speed_bars): (Vec<Bar>, Vec<Bar>) = (Vec::new(), Vec::new());
     for dataset in Dataset::ALL {
@@ -142,7 +170,16 @@ pub fn compression(quick: bool) -> anyhow::Result<()> {
                 "{} does not round-trip",
                 codec.name()
             );
+            // The codec alone: decoding into one reused vector, as a loop should.
+            let mut reused = Vec::new();
             let stats = measure(warmup, count, || {
+                codec
+                    .decode_into(black_box(&bytes), &mut reused)
+                    .expect("checked above");
+                black_box(&reused);
+            });
+            // And into a new vector each time: the codec plus the first touch of 4 MiB.
+            let fresh = measure(warmup, count, || {
                 black_box(codec.decode(black_box(&bytes)).expect("checked above"));
             });
             let ratio = raw as f64 / bytes.len() as f64;
@@ -157,6 +194,8 @@ pub fn compression(quick: bool) -> anyhow::Result<()> {
                 format!("{:.4e}", stats.p10),
                 format!("{:.4e}", stats.p90),
                 format!("{:.3}", gbs(stats.median)),
+                format!("{:.4e}", fresh.median),
+                format!("{:.3}", gbs(fresh.median)),
             ]);
             let label = format!("{} · {}", dataset.name(), codec.name());
             println!(
@@ -183,7 +222,7 @@ pub fn compression(quick: bool) -> anyhow::Result<()> {
         bars: ratio_bars,
     };
     let speed_chart = BarChart {
-        title: "Decode speed (GB/s of u32 output, one thread)".into(),
+        title: "Decode speed into a reused vector (GB/s of u32 output, one thread)".into(),
         subtitle: subtitle(&sidecar),
         y_label: "GB/s (median; whiskers p10–p90)".into(),
         log_y: true,
