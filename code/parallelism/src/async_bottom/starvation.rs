@@ -102,10 +102,10 @@ mod tests {
             "{starved:?}"
         );
         let fixed = run(BlockingCall::SpawnBlocking);
-        // Generous bounds: a busy 2-core machine may delay a wake-up by a few milliseconds.
-        assert!(fixed.max_late() < Duration::from_millis(75), "{fixed:?}");
+        // Generous bounds: on a busy 2-core machine a wake-up can be tens of milliseconds late.
+        assert!(fixed.max_late() < Duration::from_millis(100), "{fixed:?}");
         assert!(
-            fixed.late_by_more_than(Duration::from_millis(20)) <= 2,
+            fixed.late_by_more_than(Duration::from_millis(20)) <= 4,
             "{fixed:?}"
         );
     }
