@@ -1,42 +1,75 @@
-//! A source that wakes late (after a stall under `Block`, or a descheduled thread) skips to the
-//! newest due frame: it does not burst the missed frames out back to back.
+//! A source that wakes late (a descheduled thread, a blocking call) under `DropOldest` skips to
+//! the newest due frame instead of bursting the missed ones out back to back; under `Block`,
+//! where every frame matters, it makes them all.
 
 mod common;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use project_skeleton::pipeline::clock::FakeClock;
+use project_skeleton::pipeline::clock::{Clock, FakeClock};
 use project_skeleton::pipeline::process::CpuHistogram;
 use project_skeleton::pipeline::queue::Policy;
 
-// ANCHOR: stall_test
-#[test]
-fn after_a_stall_the_source_skips_to_the_newest_due_frame() {
-    const PERIOD: Duration = Duration::from_millis(1); // `common::start`'s source
-    let clock = Arc::new(FakeClock::new());
-    let (mut pipeline, recorder) = common::start(CpuHistogram, clock.clone(), 1, Policy::Block);
-    // Nobody reads: the queues fill and the source waits for room. Meanwhile 100 periods pass.
-    std::thread::sleep(Duration::from_millis(50));
-    clock.advance(PERIOD * 100);
+const PERIOD: Duration = Duration::from_millis(1); // `common::start`'s source
+const STALL_AT: Duration = Duration::from_millis(10);
+
+// ANCHOR: stalling_clock
+/// A fake clock that oversleeps once: asked to wake at `STALL_AT`, it wakes 100 periods later,
+/// as a thread descheduled for that long would.
+#[derive(Default)]
+struct StallingClock {
+    clock: FakeClock,
+    stalled: AtomicBool,
+}
+
+impl Clock for StallingClock {
+    fn now(&self) -> Duration {
+        self.clock.now()
+    }
+
+    fn sleep_until(&self, deadline: Duration) {
+        self.clock.sleep_until(deadline);
+        if deadline == STALL_AT && !self.stalled.swap(true, Ordering::SeqCst) {
+            self.clock.advance(PERIOD * 100);
+        }
+    }
+}
+// ANCHOR_END: stalling_clock
+
+/// Runs a pipeline on the stalling clock, reads `frames` results, shuts down; returns the
+/// indices delivered, the frames made and the frames skipped.
+fn run(policy: Policy, frames: usize) -> (Vec<u64>, u64, u64) {
+    let clock = Arc::new(StallingClock::default());
+    let (mut pipeline, recorder) = common::start(CpuHistogram, clock, 4, policy);
     let mut seen = Vec::new();
-    for _ in 0..20 {
+    while seen.len() < frames {
         seen.push(pipeline.recv().unwrap().frame.index);
     }
     let report = pipeline.shutdown(|r| seen.push(r.frame.index)).unwrap();
     recorder.finish().unwrap();
+    assert_eq!(report.lost(), 0, "{policy:?}: {report:?}");
+    (seen, report.produced, report.skipped_at_source)
+}
 
-    // One jump over the missed frames (99, or 100 if the source had not started yet), then
-    // one frame per period again; every frame made was delivered.
-    let jumps: Vec<u64> = seen
-        .windows(2)
-        .map(|w| w[1] - w[0])
-        .filter(|&d| d > 1)
-        .collect();
-    assert_eq!(jumps.len(), 1, "{seen:?}");
-    assert!((99..=101).contains(&report.skipped_at_source), "{report:?}");
-    assert_eq!(jumps[0], report.skipped_at_source + 1, "{seen:?}");
-    assert_eq!(report.lost(), 0);
-    assert_eq!(report.delivered, report.produced);
+// ANCHOR: stall_test
+#[test]
+fn after_a_stall_drop_oldest_skips_to_the_newest_due_frame() {
+    let (seen, produced, skipped) = run(Policy::DropOldest, 150);
+    // Frame 10 was due at the stall; it woke when frame 110 was due: 100 frames skipped, once,
+    // and none of them was made. (The queue's own drops are counted elsewhere, and the newest
+    // frame, delivered last, is never dropped: every index up to it was made or skipped.)
+    assert_eq!(skipped, 100);
+    assert!(seen.iter().all(|i| !(10..110).contains(i)), "{seen:?}");
+    assert_eq!(produced + skipped, seen.iter().max().unwrap() + 1);
+}
+
+#[test]
+fn after_a_stall_block_makes_every_frame() {
+    let (seen, _, skipped) = run(Policy::Block, 150);
+    assert_eq!(skipped, 0);
+    // Every frame, in order, the late ones included.
+    assert_eq!(seen, (0..seen.len() as u64).collect::<Vec<_>>());
 }
 // ANCHOR_END: stall_test

@@ -42,7 +42,8 @@ pub struct PipelineReport {
     /// Frames the source made.
     pub produced: u64,
     /// Frames the source never made because it woke a whole period or more late (after a
-    /// stall): it skips to the newest due frame instead of bursting the missed ones.
+    /// stall) under `DropOldest`: it skips to the newest due frame instead of bursting the
+    /// missed ones. Always 0 under `Block`, which makes every frame.
     pub skipped_at_source: u64,
     /// Frames the processing stage returned.
     pub processed: u64,
@@ -125,6 +126,7 @@ impl Pipeline {
         let produced = Arc::new(AtomicU64::new(0));
 
         // ANCHOR: source_stage
+        let skip_late = config.policy == Policy::DropOldest;
         let source_thread = {
             let (stop, produced, clock) = (stop.clone(), produced.clone(), clock.clone());
             move || -> Result<u64, PipelineError> {
@@ -134,10 +136,11 @@ impl Pipeline {
                         break; // a recording has ended
                     };
                     clock.sleep_until(due);
-                    // Woken a period or more late (a stall, or a full queue under `Block`):
-                    // skip to the newest due frame rather than burst the missed ones.
+                    // Woken a period or more late: under `DropOldest` only the newest frame
+                    // matters, so skip to it rather than burst the missed ones; under `Block`
+                    // every frame matters, and the full queue holds the burst back.
                     let now = clock.now();
-                    while source.due_at(index + 1).is_some_and(|next| next <= now) {
+                    while skip_late && source.due_at(index + 1).is_some_and(|next| next <= now) {
                         (index, skipped) = (index + 1, skipped + 1);
                     }
                     let frame = source

@@ -95,9 +95,10 @@ impl FrameSource {
 
     /// When frame `index` is due: computed from the index, so lateness never accumulates.
     pub fn due(&self, index: u64) -> Duration {
-        self.config
-            .period
-            .saturating_mul(index.min(u64::from(u32::MAX)) as u32)
+        // In u128 nanoseconds: a u32 multiplier would stop growing after 2^32 frames (49.7 days
+        // at 1 ms), and a source skipping ahead to `now` would then never catch up.
+        let nanos = self.config.period.as_nanos() * u128::from(index);
+        Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX))
     }
 
     // ANCHOR: frame
@@ -180,6 +181,8 @@ mod tests {
         let s = FrameSource::new(SourceConfig::DEFAULT).unwrap();
         assert_eq!(s.due(0), Duration::ZERO);
         assert_eq!(s.due(3), SourceConfig::DEFAULT.period * 3);
+        // Past 2^32 frames the due time still grows.
+        assert!(s.due(1 << 33) > s.due(1 << 32));
     }
 
     #[test]
