@@ -63,7 +63,7 @@ struct AlignedCounters([AtomicU64; 64]);
 pub const MAX_DISTANCE: usize = 63 * 8;
 
 /// Two threads increment two counters `distance` bytes apart (0: both the same counter), `n`
-/// times each, and the wall time is returned. The first counter sits at the start of a line.
+/// times each, and the slower thread's loop time is returned. The first counter starts a line.
 /// With `cpus`, thread `i` is pinned to logical CPU `cpus[i]` (Linux; elsewhere ignored).
 pub fn hammer_at_distance(
     distance: usize,
@@ -75,6 +75,8 @@ pub fn hammer_at_distance(
     }
     let block = AlignedCounters(std::array::from_fn(|_| AtomicU64::new(0)));
     let (a, b) = (&block.0[0], &block.0[distance / 8]);
+    // ... then the two threads increment `a` and `b` as in `hammer`, each timing its own loop.
+    // ANCHOR_END: distance
     let start = Barrier::new(2);
     let elapsed = thread::scope(|s| {
         let threads: Vec<_> = [(a, 0), (b, 1)]
@@ -105,7 +107,6 @@ pub fn hammer_at_distance(
     debug_assert_eq!(total, 2 * n);
     Ok(elapsed)
 }
-// ANCHOR_END: distance
 
 /// Pins the calling thread to one logical CPU; false if the system refused (or is not Linux).
 pub fn pin_to_cpu(cpu: usize) -> bool {
