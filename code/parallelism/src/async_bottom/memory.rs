@@ -183,8 +183,13 @@ pub fn thread_waiters(n: usize, stack: Option<usize>) -> WaitersSample {
 mod tests {
     use super::*;
 
+    /// The two tests read this process's memory: under `cargo test` (one process, many test
+    /// threads) they must not run at the same time. nextest runs each test in its own process.
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
     #[test]
     fn every_kind_of_waiter_starts_and_finishes() {
+        let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         for sample in [
             tokio_waiters(2000),
             executor_waiters(2000),
@@ -201,6 +206,7 @@ mod tests {
     fn a_waiting_thread_reserves_far_more_address_space_than_a_task() {
         // Address space is reserved deterministically (a stack per thread, 2 MiB by default
         // unless RUST_MIN_STACK says otherwise), unlike resident pages.
+        let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         assert!(rss_and_vm_kib().is_some());
         let threads = thread_waiters(64, None);
         let small = thread_waiters(64, Some(64 * 1024));
@@ -210,6 +216,10 @@ mod tests {
         );
         let tasks = tokio_waiters(20_000);
         assert!(threads.vm_per_waiter() > 64.0 * 1024.0, "{threads:?}");
-        assert!(tasks.vm_per_waiter() < 16.0 * 1024.0, "{tasks:?}");
+        // Relative, so that threads started by other tests in this process cannot tip it over.
+        assert!(
+            tasks.vm_per_waiter() * 20.0 < threads.vm_per_waiter(),
+            "{tasks:?} {threads:?}"
+        );
     }
 }
