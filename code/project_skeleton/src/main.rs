@@ -25,8 +25,9 @@ fn main() -> ExitCode {
             let p = report.pipeline;
             println!("frames drawn: {}", report.windows.frames);
             println!(
-                "pipeline: produced {} processed {} delivered {} dropped {} {} {} lost {}",
+                "pipeline: produced {} (skipped late {}) processed {} delivered {} dropped {} {} {} lost {}",
                 p.produced,
+                p.skipped_at_source,
                 p.processed,
                 p.delivered,
                 p.dropped_before_processing,

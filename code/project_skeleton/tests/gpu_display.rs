@@ -1,5 +1,5 @@
 //! End to end: the real binary, its two windows on a private X server (Xvfb, started here as the
-//! template's tests do), the GPU stage on whatever adapter there is (lavapipe in CI). A headless
+//! template's tests do), the GPU stage on whatever adapter there is (lavapipe without a GPU). A headless
 //! run draws its frames, writes its screenshots, shuts the pipeline down and loses no frame.
 #![cfg(target_os = "linux")]
 

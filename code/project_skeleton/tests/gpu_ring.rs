@@ -1,4 +1,4 @@
-//! The GPU stage and its read-back ring, on whatever adapter there is (lavapipe in CI): results
+//! The GPU stage and its read-back ring, on whatever adapter there is (lavapipe on a machine without a GPU): results
 //! in order, equal to the CPU's, at least K − 1 frames late, and no blocking poll in the loop.
 
 use std::sync::Arc;
