@@ -1,6 +1,13 @@
 //! The real-time basics show what they claim where the machine allows it, and say clearly why
 //! where it does not.
+//!
+//! The tests of this file share one process under `cargo test`, and two of them change
+//! process-wide state or are disturbed by it: `mlockall(MCL_FUTURE)` makes every later thread
+//! stack and allocation mapped and locked at once, which slows the thread start-ups that the
+//! inversion scene times, and a freed large buffer moves glibc's mmap threshold. So every test
+//! here holds [`ONE_AT_A_TIME`] while it runs.
 
+use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use realtime::rt_basics::RtError;
@@ -8,8 +15,19 @@ use realtime::rt_basics::s1_priority_inversion::{Protocol, Scene, high_waits};
 use realtime::rt_basics::s2_page_faults::{Memory, PAGE, fill_loop};
 use realtime::rt_basics::s3_deadlines::{Pacing, paced_loop};
 
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Serialises the tests of this file; a test that failed while holding the lock does not
+/// poison the others.
+fn alone() -> MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 #[test]
 fn priority_inheritance_ends_the_wait_for_the_medium_thread() {
+    let _alone = alone();
     let ms = Duration::from_millis;
     let scene = |protocol| Scene {
         protocol,
@@ -39,10 +57,13 @@ fn priority_inheritance_ends_the_wait_for_the_medium_thread() {
 
 #[test]
 fn a_fresh_buffer_faults_in_the_loop_and_a_prefaulted_one_does_not() {
-    let bytes = 8 << 20;
+    let _alone = alone();
+    // Above glibc's largest mmap threshold (32 MiB on 64-bit), so the fresh buffer always
+    // comes straight from mmap, never from heap pages that an earlier free left mapped.
+    let bytes = 48 << 20;
     let fresh = fill_loop(Memory::Fresh, bytes, 16 * PAGE).unwrap();
     let pre = fill_loop(Memory::Prefaulted, bytes, 16 * PAGE).unwrap();
-    assert_eq!(fresh.per_chunk.iterations, 128);
+    assert_eq!(fresh.per_chunk.iterations, 768);
     if let (Some(f), Some(p)) = (fresh.minor_faults, pre.minor_faults) {
         // With 4 KiB pages a fresh buffer faults once per page; with transparent huge pages
         // once per 2 MiB. Either way the pre-faulted loop faults less.
@@ -53,6 +74,7 @@ fn a_fresh_buffer_faults_in_the_loop_and_a_prefaulted_one_does_not() {
 
 #[test]
 fn mlockall_takes_the_faults_out_of_the_loop_or_says_why_it_cannot() {
+    let _alone = alone();
     match fill_loop(Memory::Locked, 8 << 20, 16 * PAGE) {
         Ok(run) => {
             if let Some(f) = run.minor_faults {
@@ -68,6 +90,7 @@ fn mlockall_takes_the_faults_out_of_the_loop_or_says_why_it_cannot() {
 
 #[test]
 fn sleeping_a_period_drifts_and_sleeping_to_deadlines_does_not() {
+    let _alone = alone();
     let period = Duration::from_millis(1);
     let relative = paced_loop(Pacing::RelativeSleep, period, 100).unwrap();
     // Every wake-up starts the next period, so lateness can only grow.
