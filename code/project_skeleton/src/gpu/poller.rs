@@ -37,7 +37,6 @@ impl CountingPoller {
             .map(|_| ())
             .map_err(|e| GpuError::Execution(e.to_string()))
     }
-    // ANCHOR_END: poller
 
     pub fn polls(&self) -> u64 {
         self.polls
@@ -47,3 +46,4 @@ impl CountingPoller {
         self.waits
     }
 }
+// ANCHOR_END: poller
