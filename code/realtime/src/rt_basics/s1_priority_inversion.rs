@@ -89,8 +89,8 @@ mod linux {
     unsafe impl Send for PthreadMutex {}
     unsafe impl Sync for PthreadMutex {}
 
-    // ANCHOR: pi_mutex
     impl PthreadMutex {
+        // ANCHOR: pi_mutex
         pub fn new(protocol: Protocol) -> Result<Self, RtError> {
             let protocol = match protocol {
                 Protocol::None => libc::PTHREAD_PRIO_NONE,
