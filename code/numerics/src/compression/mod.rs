@@ -30,7 +30,15 @@ pub enum DecodeError {
     Lz4(#[from] lz4_flex::block::DecompressError),
     #[error("the LZ4 payload holds {bytes} bytes, not a whole number of u32 values")]
     Unaligned { bytes: usize },
+    #[error(
+        "the stream claims {count} values, more than the {max} these codecs decode in one call \
+         (a run-length stream of a few bytes could otherwise ask for gigabytes); split the data"
+    )]
+    TooMany { count: usize, max: usize },
 }
+
+/// The most values one stream may decode to: 2^26 (256 MiB of u32).
+pub const MAX_VALUES: usize = 1 << 26;
 
 // ANCHOR: delta
 /// Differences between neighbours, wrapping, so any input round-trips. Sorted ids and slowly
@@ -129,7 +137,8 @@ impl Codec {
     }
 
     /// Decodes into a new vector. A loop that decodes again and again should reuse one with
-    /// [`Codec::decode_into`]: a fresh multi-megabyte vector costs page faults on first touch.
+    /// [`Codec::decode_into`]: a fresh multi-megabyte vector may cost page faults on first touch
+    /// (whether it does depends on the allocator and the block's size).
     pub fn decode(&self, bytes: &[u8]) -> Result<Vec<u32>, DecodeError> {
         let mut xs = Vec::new();
         self.decode_into(bytes, &mut xs)?;
@@ -141,6 +150,12 @@ impl Codec {
     pub fn decode_into(&self, bytes: &[u8], xs: &mut Vec<u32>) -> Result<(), DecodeError> {
         let mut pos = 0;
         let n = read_varint(bytes, &mut pos)? as usize;
+        if n > MAX_VALUES {
+            return Err(DecodeError::TooMany {
+                count: n,
+                max: MAX_VALUES,
+            });
+        }
         // Never trust a count from the stream for an allocation: cap it by what the bytes allow.
         let room = n.min(bytes.len() * 8);
         if *self != Codec::Lz4 {
@@ -203,6 +218,17 @@ impl Codec {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_tiny_stream_cannot_ask_for_gigabytes() {
+        // A count of 2^32 - 1 and one run of as many zeros: 11 bytes.
+        let mut bytes = Vec::new();
+        write_varint(u32::MAX, &mut bytes);
+        write_varint(0, &mut bytes);
+        write_varint(u32::MAX, &mut bytes);
+        let err = Codec::DeltaRle.decode(&bytes).unwrap_err();
+        assert!(matches!(err, DecodeError::TooMany { .. }), "{err}");
+    }
 
     #[test]
     fn decoding_into_a_reused_vector_gives_the_same_values_without_growing_it() {
