@@ -50,7 +50,8 @@ impl Measured {
 pub const FLOOR_FACTOR: u64 = 2;
 
 /// The rules `measure_rule` knows, in the order of the chapter. `floor` times an empty step:
-/// the cost of the two clock reads and the histogram that every other row includes.
+/// the cost of timing itself that every other row includes (`time_each` reads the clock before
+/// and after each step; about one clock read falls inside the interval it measures).
 pub const RULES: [&str; 12] = [
     "floor",
     "allocation",

@@ -254,7 +254,7 @@ fn write(
         sizes.iterations, sizes.warmup, sizes.messages, sizes.sleeps, sizes.sleep_period
     ));
     sidecar.notes.push(format!(
-        "near_floor: the median is below {} times the median of an empty step (the two clock reads and the histogram every row includes); dropped: records the off-thread logger dropped because its ring was full",
+        "near_floor: the median is below {} times the median of an empty step (the cost of timing itself, about one clock read, which every row includes); dropped: records the off-thread logger dropped because its ring was full",
         realtime::rules::FLOOR_FACTOR
     ));
     sidecar.write(&dir.join(format!("{name}.json")))?;
