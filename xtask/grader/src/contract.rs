@@ -596,10 +596,29 @@ impl<'ast> Visit<'ast> for Scan<'_> {
                 for (path, rename) in out {
                     if let Some(rename) = rename {
                         self.name_defined(&rename);
+                        // `use std as s;` would let `s::sync::Mutex` past the check below.
+                        if let [root] = path.as_slice()
+                            && ["std", "core", "alloc"].contains(&root.as_str())
+                        {
+                            self.at(
+                                u.use_token.span,
+                                format!(
+                                    "renames the crate `{root}`: use its own name (the grader \
+                                     reads paths by it)"
+                                ),
+                            );
+                        }
                     }
                     self.std_sync(&path, u.use_token.span);
                 }
             }
+            syn::Item::ExternCrate(e) if e.rename.is_some() => self.at(
+                e.extern_token.span,
+                format!(
+                    "renames the crate `{}` with `extern crate … as`: use its own name",
+                    e.ident
+                ),
+            ),
             _ => {}
         }
         syn::visit::visit_item(self, item);

@@ -182,3 +182,17 @@ fn a_file_compiled_over_loom_through_a_sync_module_cannot_hide_a_std_lock() {
         "{found:#?}"
     );
 }
+
+#[test]
+fn renaming_std_cannot_smuggle_a_lock_past_the_check() {
+    for rename in ["use std as s;", "extern crate std as s;"] {
+        let files = edited("m5/audio_ring", "ring.rs", |t| {
+            format!("{t}\n{rename}\nstatic LOCK: s::sync::Mutex<()> = s::sync::Mutex::new(());\n")
+        });
+        let found = problems("m5/audio_ring", &files);
+        assert!(
+            found.iter().any(|p| p.contains("renames the crate `std`")),
+            "{rename}: {found:#?}"
+        );
+    }
+}
