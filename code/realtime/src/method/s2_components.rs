@@ -18,6 +18,7 @@ impl Calibrate {
     }
 }
 
+// ANCHOR: despike_average
 /// Median of the last three samples (of fewer, repeated, at the start).
 #[derive(Default)]
 pub struct Despike {
@@ -52,6 +53,7 @@ impl MovingAverage {
         self.window.iter().sum::<i32>() / self.window.len() as i32
     }
 }
+// ANCHOR_END: despike_average
 
 /// Hysteresis: open at `high`, close below `low`.
 pub struct Detector {

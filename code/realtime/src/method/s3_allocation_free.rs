@@ -31,6 +31,7 @@ impl Pipeline {
         }
     }
 
+    // ANCHOR: process
     /// Appends the events this chunk closed to `events` (which the caller clears and reuses).
     pub fn process(&mut self, chunk: &[i16], events: &mut Vec<Event>) {
         for &raw in chunk {
@@ -56,6 +57,7 @@ impl Pipeline {
         self.sum += x;
         self.sum / self.filled as i32
     }
+    // ANCHOR_END: process
 
     fn detect(&mut self, v: i32, events: &mut Vec<Event>) {
         let i = self.next_index;
