@@ -11,9 +11,9 @@ pub mod primitives;
 pub(crate) mod sync;
 
 #[cfg(not(loom))]
-pub mod async_waiting;
-#[cfg(not(loom))]
 pub mod async_bottom;
+#[cfg(not(loom))]
+pub mod async_waiting;
 #[cfg(not(loom))]
 pub mod branchless;
 #[cfg(not(loom))]

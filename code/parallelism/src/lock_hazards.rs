@@ -194,7 +194,10 @@ mod tests {
         // Each thread held one lock and waited for the other's. The first to give up releases
         // its lock, which may let the other finish; at least one of them must have timed out.
         let timed_out: Vec<LockTimeout> = [ab, ba].into_iter().filter_map(Result::err).collect();
-        assert!(!timed_out.is_empty(), "the opposite order always deadlocks here");
+        assert!(
+            !timed_out.is_empty(),
+            "the opposite order always deadlocks here"
+        );
         assert!(timed_out[0].to_string().contains("one global order"));
         assert_eq!(a.balance() + b.balance(), 200, "nothing moved half-way");
     }
