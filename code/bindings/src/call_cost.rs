@@ -20,6 +20,7 @@ pub enum Crossing {
     RustPerElement,
     RustBatched,
     CppPerElement,
+    CppPerElementHoisted,
     CppBatched,
     PythonPerElement,
     PythonBatchedList,
@@ -28,10 +29,11 @@ pub enum Crossing {
 }
 
 impl Crossing {
-    pub const ALL: [Crossing; 8] = [
+    pub const ALL: [Crossing; 9] = [
         Crossing::RustPerElement,
         Crossing::RustBatched,
         Crossing::CppPerElement,
+        Crossing::CppPerElementHoisted,
         Crossing::CppBatched,
         Crossing::PythonPerElement,
         Crossing::PythonBatchedList,
@@ -45,6 +47,7 @@ impl Crossing {
             Crossing::RustPerElement => "rust_per_element",
             Crossing::RustBatched => "rust_batched",
             Crossing::CppPerElement => "cpp_per_element",
+            Crossing::CppPerElementHoisted => "cpp_per_element_hoisted",
             Crossing::CppBatched => "cpp_batched",
             Crossing::PythonPerElement => "python_per_element",
             Crossing::PythonBatchedList => "python_batched_list",
@@ -59,6 +62,9 @@ impl Crossing {
             Crossing::RustPerElement => "Rust → Rust, a call per sample",
             Crossing::RustBatched => "Rust → Rust, a call per frame",
             Crossing::CppPerElement => "C++ → Rust (cxx), a call per sample",
+            Crossing::CppPerElementHoisted => {
+                "C++ → Rust (cxx), a call per sample, data pointers hoisted"
+            }
             Crossing::CppBatched => "C++ → Rust (cxx), a call per frame",
             Crossing::PythonPerElement => "Python → Rust (PyO3), a call per sample",
             Crossing::PythonBatchedList => "Python → Rust (PyO3), a list per call",
@@ -71,7 +77,9 @@ impl Crossing {
     pub fn part(self) -> &'static str {
         match self {
             Crossing::RustPerElement | Crossing::RustBatched => "rust",
-            Crossing::CppPerElement | Crossing::CppBatched => "cpp",
+            Crossing::CppPerElement | Crossing::CppPerElementHoisted | Crossing::CppBatched => {
+                "cpp"
+            }
             _ => "python",
         }
     }
@@ -183,6 +191,9 @@ pub fn measure_native(
                 black_box(per_frame(black_box(&input), GAIN, out));
             }
             Crossing::CppPerElement => cpp::per_element_from_cpp(black_box(&input), GAIN, out)?,
+            Crossing::CppPerElementHoisted => {
+                cpp::per_element_hoisted_from_cpp(black_box(&input), GAIN, out)?
+            }
             Crossing::CppBatched => cpp::batched_from_cpp(black_box(&input), GAIN, out)?,
             other => unreachable!("{other:?} is measured by measure_python"),
         }

@@ -19,6 +19,7 @@ mod ffi {
     unsafe extern "C++" {
         include!("bindings/src/cpp/gain_loops.h");
         fn scale_per_element_in_cpp(input: &[f32], gain: f32, out: &mut [f32]);
+        fn scale_per_element_hoisted_in_cpp(input: &[f32], gain: f32, out: &mut [f32]);
         fn scale_batched_in_cpp(input: &[f32], gain: f32, out: &mut [f32]);
     }
 }
@@ -32,6 +33,18 @@ pub fn per_element_from_cpp(
 ) -> Result<(), LengthMismatch> {
     LengthMismatch::check(input, out)?;
     ffi::scale_per_element_in_cpp(input, gain, out);
+    Ok(())
+}
+
+/// The same C++ loop with the slices' data pointers taken once, so only the call into Rust is
+/// left per sample.
+pub fn per_element_hoisted_from_cpp(
+    input: &[f32],
+    gain: f32,
+    out: &mut [f32],
+) -> Result<(), LengthMismatch> {
+    LengthMismatch::check(input, out)?;
+    ffi::scale_per_element_hoisted_in_cpp(input, gain, out);
     Ok(())
 }
 

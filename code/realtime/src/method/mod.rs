@@ -9,11 +9,14 @@
 //! 3. [`s3_allocation_free`]: the optimised version: running sums, fixed arrays, a reused
 //!    output buffer. Property tests check it against stage 2 on any input, in any chunking.
 //!
+//! [`timing`] times stage 2 against stage 3 per chunk, for the figure program.
+//!
 //! All arithmetic is on integers, so the stages agree exactly, not just approximately.
 
 pub mod s1_prototype;
 pub mod s2_components;
 pub mod s3_allocation_free;
+pub mod timing;
 
 use bench_harness::rng::SplitMix64;
 

@@ -5,7 +5,8 @@
 //! `SCHED_OTHER` and `SCHED_FIFO`, pinned and not; a refused `SCHED_FIFO` is a "refused" row),
 //! `figures/realtime_loop_checks[_<machine>]` (the timer's floor and the rules whose "after"
 //! must be read with care: logging with its dropped records, system calls to p99.9, validation
-//! with the validation), and the real-time basics of [`rt_basics`].
+//! with the validation), `figures/realtime_method[_<machine>]` (stage 2 against stage 3 of the
+//! method, per chunk, with the timer's floor), and the real-time basics of [`rt_basics`].
 //!
 //! ```console
 //! cargo run --release -p realtime --bin realtime_figures -- --quick --allow-dirty --allow-busy
@@ -19,7 +20,8 @@ use realtime::rules::{Measured, RULES, Sizes, measure_all};
 mod rt_basics;
 
 /// The parts that are not hot-loop rules.
-const OTHER_PARTS: [&str; 5] = [
+const OTHER_PARTS: [&str; 6] = [
+    "method",
     "priority",
     "checks",
     "inversion",
@@ -64,6 +66,27 @@ fn main() -> anyhow::Result<()> {
         write(
             &format!("realtime_sleep{suffix}"),
             "How late a 1 ms sleep wakes up: thread::sleep vs spin_sleep (p50, p99, max)",
+            &machine,
+            &rows,
+            &sizes,
+        )?;
+    }
+    if args.wants("method") {
+        let mut rows = measure_all(&["floor"], sizes)?;
+        let chunk = realtime::method::timing::CHUNK;
+        for (variant, summary) in
+            realtime::method::timing::time_stages(sizes.warmup, sizes.iterations)
+        {
+            rows.push(Measured {
+                rule: "method",
+                variant,
+                summary,
+                dropped: None,
+            });
+        }
+        write(
+            &format!("realtime_method{suffix}"),
+            &format!("The method's stage 2 and stage 3: latency of one {chunk}-sample chunk"),
             &machine,
             &rows,
             &sizes,
