@@ -28,3 +28,36 @@ pub fn spirals(classes: usize, per_class: usize, seed: u64) -> Dataset {
     Dataset { x, labels }
 }
 // ANCHOR_END: spirals
+
+// ANCHOR: spiral_task
+/// A harder spiral problem for pruning experiments: `turns` full turns per arm and angular
+/// noise of up to `noise` radians. Unlike [`spirals`], each point's place along its arm is drawn
+/// at random, so two seeds give two different point sets (a held-out test set, not the
+/// training points re-noised).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpiralTask {
+    pub classes: usize,
+    pub turns: f32,
+    pub noise: f32,
+}
+
+impl SpiralTask {
+    pub fn sample(&self, per_class: usize, seed: u64) -> Dataset {
+        let mut rng = SplitMix64::new(seed);
+        let n = self.classes * per_class;
+        let (mut data, mut labels) = (Vec::with_capacity(2 * n), Vec::with_capacity(n));
+        for c in 0..self.classes {
+            let offset = c as f32 * std::f32::consts::TAU / self.classes as f32;
+            for _ in 0..per_class {
+                let t = rng.next_f32().sqrt(); // even density over the disc, not the radius
+                let angle = self.turns * std::f32::consts::TAU * t + offset;
+                let angle = angle + rng.symmetric(self.noise);
+                data.extend([t * angle.cos(), t * angle.sin()]);
+                labels.push(c);
+            }
+        }
+        let x = Tensor2D::new(n, 2, data).expect("two numbers per point");
+        Dataset { x, labels }
+    }
+}
+// ANCHOR_END: spiral_task

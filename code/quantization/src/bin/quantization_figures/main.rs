@@ -4,12 +4,14 @@
 //! - `gemm`: GEMM throughput of f32, f16 and int8 in WGSL on the GPU;
 //! - `energy`: joules per inference and latency against batch size (NVML, `--features nvml`);
 //! - `sparse`: dense vs CSR vs 2:4 Linear time against sparsity, on the GPU and on the CPU;
-//! - `point-cloud`: position error of a quantised point cloud against bits (deterministic).
+//! - `point-cloud`: position error of a quantised point cloud against bits (deterministic);
+//! - `pruning`: a spiral MLP's accuracy against sparsity, pruned and retrained (deterministic).
 
 mod bits;
 mod energy;
 mod gemm;
 mod point_cloud;
+mod pruning;
 mod sparse;
 
 use anyhow::Context;
@@ -23,6 +25,7 @@ const PARTS: &[&str] = &[
     "sparse-gpu",
     "sparse-cpu",
     "point-cloud",
+    "pruning",
 ];
 
 /// File names carry the machine label when one is given (`quant_h100_gemm`).
@@ -61,6 +64,9 @@ fn main() -> anyhow::Result<()> {
     }
     if args.wants("point-cloud") {
         point_cloud::run(args)?;
+    }
+    if args.wants("pruning") {
+        pruning::run(args)?;
     }
     let gpu_parts = ["gemm", "energy", "sparse-gpu"];
     if gpu_parts.iter().any(|p| args.wants(p)) {
