@@ -2,6 +2,11 @@
 //! costs to walk. Sums an n×n f32 matrix three ways with the same loop: through its row-major
 //! view, through its transposed view (no copy, stride n), and by copying the transpose to a
 //! contiguous buffer first. Writes `tensor_views_walk.{csv,svg,json}` to the figures folder.
+//!
+//! Part `padded` tests why the transposed walk slows down: it walks the transpose of a matrix
+//! whose rows are `n` floats apart and of one whose rows are padded to `n + 16`, and writes
+//! `tensor_views_padded_<machine>.{csv,json}`. If the padding removes most of the slowdown, the
+//! cost came from cache-set conflicts of a power-of-two stride, not from the cache's capacity.
 
 use std::error::Error;
 use std::process::ExitCode;
@@ -12,7 +17,7 @@ use bench_harness::{
 };
 use computational_graphs::strided::{StridedView, sum_2d, sum_contiguous_copy};
 
-const PARTS: [&str; 1] = ["walk"];
+const PARTS: [&str; 2] = ["walk", "padded"];
 
 fn main() -> ExitCode {
     let args = FigureArgs::parse_with_about(
@@ -30,6 +35,9 @@ fn run(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
     println!("machine: {}", machine.summary());
     if args.wants("walk") {
         walk(args, &machine)?;
+    }
+    if args.wants("padded") {
+        padded(args)?;
     }
     Ok(())
 }
@@ -123,6 +131,78 @@ fn walk(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> 
         "each sample sums at least {ELEMENTS_PER_SAMPLE} elements (small matrices repeatedly); one f32 accumulator, so the row-major walk is bound by the add's latency"
     ));
     sidecar.write(&dir.join("tensor_views_walk.json"))?;
+    println!("{}", csv.as_str());
+    Ok(())
+}
+
+/// Floats added to every row of the padded matrix: 64 bytes, one cache line.
+const ROW_PAD: usize = 16;
+
+fn padded(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
+    let (sizes, samples): (Vec<usize>, usize) = if args.quick {
+        (vec![256], 5)
+    } else {
+        (vec![256, 512, 1024, 2048], 15)
+    };
+    let mut csv = Csv::new(&[
+        "n",
+        "row_stride",
+        "median_ns_per_element",
+        "p10_ns_per_element",
+        "p90_ns_per_element",
+        "samples",
+    ]);
+    let progress = Progress::new(sizes.len() as u64, "padded transposed walks");
+    for &n in &sizes {
+        let reps = (ELEMENTS_PER_SAMPLE / (n * n)).max(1);
+        let mut sums = Vec::new();
+        for row_stride in [n, n + ROW_PAD] {
+            // n rows of `row_stride` floats holding the same values as the walk figure's matrix; the
+            // pad columns are zero and never read.
+            let data: Vec<f32> = (0..n * row_stride)
+                .map(|i| {
+                    let (r, c) = (i / row_stride, i % row_stride);
+                    if c < n { ((r * n + c) % 7) as f32 } else { 0.0 }
+                })
+                .collect();
+            let matrix = StridedView::from_parts(&data, 0, &[n, n], &[row_stride, 1])?;
+            let transposed = matrix.transpose(0, 1)?;
+            sums.push(sum_2d(&transposed)?);
+            let st = bench_harness::measure(2, samples, || {
+                for _ in 0..reps {
+                    black_box(sum_2d(black_box(&transposed)).unwrap_or(f32::NAN));
+                }
+            });
+            let ns = |s: f64| s * 1e9 / (reps * n * n) as f64;
+            csv.row(&[
+                n.to_string(),
+                row_stride.to_string(),
+                format!("{:.4}", ns(st.median)),
+                format!("{:.4}", ns(st.p10)),
+                format!("{:.4}", ns(st.p90)),
+                st.samples.to_string(),
+            ]);
+        }
+        if sums[0] != sums[1] {
+            return Err(
+                "the padded and unpadded matrices sum differently: the views are wrong".into(),
+            );
+        }
+        progress.step(&format!("n = {n}"));
+    }
+    progress.finish();
+    let label = args.machine.as_deref().unwrap_or("local");
+    let name = format!("tensor_views_padded_{label}");
+    let dir = figures_dir();
+    csv.write(&dir.join(format!("{name}.csv")))?;
+    let mut sidecar = Sidecar::new(
+        &name,
+        "sum of an n×n f32 matrix through its transposed view, rows n floats apart or padded to n + 16; ns per element",
+    );
+    sidecar.notes.push(format!(
+        "each sample sums at least {ELEMENTS_PER_SAMPLE} elements; the pad is {ROW_PAD} floats (one 64-byte line) per row"
+    ));
+    sidecar.write(&dir.join(format!("{name}.json")))?;
     println!("{}", csv.as_str());
     Ok(())
 }

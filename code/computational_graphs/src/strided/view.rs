@@ -121,7 +121,16 @@ impl<'a, T: Element> StridedView<'a, T> {
             shape: shape.to_vec(),
             strides: strides.to_vec(),
         };
-        if !view.is_empty() {
+        if view.is_empty() {
+            // An empty view reads nothing, but `reshape` still slices the storage at its
+            // offset, so the offset may be at most one past the end.
+            if offset > storage.len() {
+                return Err(ViewError::OutOfStorage {
+                    last: offset,
+                    len: storage.len(),
+                });
+            }
+        } else {
             let last = shape.iter().zip(strides).try_fold(offset, |acc, (&n, &s)| {
                 (n - 1)
                     .checked_mul(s)
@@ -479,8 +488,14 @@ mod tests {
             StridedView::from_parts(&data, 0, &[2], &[1, 1]),
             Err(ViewError::Rank { .. })
         ));
-        // an empty view addresses nothing, so any offset is fine
-        assert!(StridedView::from_parts(&data, 100, &[0, 2], &[2, 1]).is_ok());
+        // an empty view addresses nothing, but its offset must still lie in (or just past) the
+        // storage: reshaping it slices the storage there
+        let empty_at_end = StridedView::from_parts(&data, 6, &[0, 2], &[2, 1]).unwrap();
+        assert_eq!(empty_at_end.reshape(&[0]).unwrap().len(), 0);
+        assert_eq!(
+            StridedView::from_parts(&data, 100, &[0], &[1]),
+            Err(ViewError::OutOfStorage { last: 100, len: 6 })
+        );
     }
 
     #[test]
