@@ -10,7 +10,7 @@ heat). Each sample also gives the matmul throughput of that second and the CPU c
 - realtime_topology_<machine>.txt: lscpu, the SMT siblings of CPU 0, the kernel, and
   `nvidia-smi -q -d CLOCK,PERFORMANCE` after the load.
 
-    python3 code/realtime/bench/clocks_under_load.py --out figures --machine h200host [--quick]
+    python3 code/realtime/bench/clocks_under_load.py --out figures --machine h200host [--seconds 60] [--quick]
 """
 
 import argparse
@@ -82,14 +82,17 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", default="figures")
     p.add_argument("--machine", default="h200host")
-    p.add_argument("--quick", action="store_true", help="5 s of load instead of 60")
+    p.add_argument("--seconds", type=int, default=60, help="seconds of load (default 60)")
+    p.add_argument("--quick", action="store_true", help="5 s of load")
     args = p.parse_args()
     import torch
 
     if not torch.cuda.is_available():
         sys.exit("no CUDA device: this script loads an NVIDIA GPU; run it on a machine with one")
     prefix = reason_prefix()
-    idle_s, load_s = (2, 5) if args.quick else (5, 60)
+    if args.seconds < 1:
+        sys.exit(f"--seconds {args.seconds}: give at least 1 second of load")
+    idle_s, load_s = (2, 5) if args.quick else (5, args.seconds)
     load = Load(4096 if args.quick else 8192)
     flop = 2 * load.n**3
     rows, t0 = [], time.monotonic()
