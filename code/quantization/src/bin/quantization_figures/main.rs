@@ -5,7 +5,8 @@
 //! - `energy`: joules per inference and latency against batch size (NVML, `--features nvml`);
 //! - `sparse`: dense vs CSR vs 2:4 Linear time against sparsity, on the GPU and on the CPU;
 //! - `point-cloud`: position error of a quantised point cloud against bits (deterministic);
-//! - `pruning`: a spiral MLP's accuracy against sparsity, pruned and retrained (deterministic).
+//! - `pruning`: a spiral MLP's accuracy against sparsity, pruned and retrained (deterministic);
+//! - `sparse-tuned-cpu`: CSR and 2:4 against a tuned dense CPU product, at each thread count.
 
 mod bits;
 mod energy;
@@ -13,6 +14,7 @@ mod gemm;
 mod point_cloud;
 mod pruning;
 mod sparse;
+mod sparse_tuned;
 
 use anyhow::Context;
 use bench_harness::{FigureArgs, Sidecar};
@@ -26,6 +28,7 @@ const PARTS: &[&str] = &[
     "sparse-cpu",
     "point-cloud",
     "pruning",
+    "sparse-tuned-cpu",
 ];
 
 /// File names carry the machine label when one is given (`quant_h100_gemm`).
@@ -67,6 +70,9 @@ fn main() -> anyhow::Result<()> {
     }
     if args.wants("pruning") {
         pruning::run(args)?;
+    }
+    if args.wants("sparse-tuned-cpu") {
+        sparse_tuned::run(args)?;
     }
     let gpu_parts = ["gemm", "energy", "sparse-gpu"];
     if gpu_parts.iter().any(|p| args.wants(p)) {
