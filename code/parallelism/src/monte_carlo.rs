@@ -29,6 +29,33 @@ pub fn estimate_pi(samples: u64, seed: u64) -> f64 {
 }
 // ANCHOR_END: pi
 
+// ANCHOR: shared_rng
+/// The same estimate with one generator behind a `Mutex`, shared by every task: each sample
+/// locks it. The answer now depends on which task drew which numbers, so it changes with the
+/// thread count and from run to run; and every draw is a trip through one contended lock.
+pub fn estimate_pi_shared_rng(samples: u64, seed: u64) -> f64 {
+    let rng = std::sync::Mutex::new(ChaCha8Rng::seed_from_u64(seed));
+    let tasks = samples.div_ceil(TASK_SAMPLES);
+    let inside: u64 = (0..tasks)
+        .into_par_iter()
+        .map(|task| {
+            let n = TASK_SAMPLES.min(samples - task * TASK_SAMPLES);
+            (0..n)
+                .filter(|_| {
+                    let (x, y): (f64, f64) = {
+                        // A poisoned lock still holds a usable generator: take it back.
+                        let mut rng = rng.lock().unwrap_or_else(|e| e.into_inner());
+                        (rng.random(), rng.random())
+                    };
+                    x * x + y * y <= 1.0
+                })
+                .count() as u64
+        })
+        .sum();
+    4.0 * inside as f64 / samples.max(1) as f64
+}
+// ANCHOR_END: shared_rng
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +74,11 @@ mod tests {
         assert_eq!(one, run(5));
         assert!((one - std::f64::consts::PI).abs() < 0.05, "{one}");
         assert_ne!(one, estimate_pi(100_000, 43));
+    }
+
+    #[test]
+    fn a_shared_generator_still_estimates_pi() {
+        let estimate = estimate_pi_shared_rng(100_000, 42);
+        assert!((estimate - std::f64::consts::PI).abs() < 0.05, "{estimate}");
     }
 }

@@ -12,26 +12,36 @@ use crate::primitives::spsc;
 const MESSAGES: u64 = 2_000_000;
 const CAPACITY: usize = 1024;
 
+/// One sample of a queue run: how long it took, and how often each side found the queue in
+/// the way (a push that found it full, a pop that found it empty) before it succeeded.
+struct QueueRun {
+    time: Duration,
+    full_waits: u64,
+    empty_waits: u64,
+}
+
 /// One producer thread sends `MESSAGES` numbers through a bounded queue to this thread; each side
-/// backs off while the queue is full (push hands the value back) or empty.
+/// backs off while the queue is full (push hands the value back) or empty, and counts its waits.
 fn pass_messages(
     mut push: impl FnMut(u64) -> Result<(), u64> + Send,
     mut pop: impl FnMut() -> Option<u64>,
-) -> Duration {
+) -> QueueRun {
     let start = std::time::Instant::now();
-    thread::scope(|s| {
-        s.spawn(move || {
+    let (full_waits, empty_waits) = thread::scope(|s| {
+        let producer = s.spawn(move || {
+            let mut full_waits = 0u64;
             for i in 0..MESSAGES {
                 let mut v = i;
                 let backoff = Backoff::new();
                 while let Err(back) = push(v) {
                     v = back;
+                    full_waits += 1;
                     backoff.snooze();
                 }
             }
+            full_waits
         });
-        let mut sum = 0u64;
-        let mut got = 0;
+        let (mut sum, mut got, mut empty_waits) = (0u64, 0, 0u64);
         let backoff = Backoff::new();
         while got < MESSAGES {
             match pop() {
@@ -40,40 +50,59 @@ fn pass_messages(
                     got += 1;
                     backoff.reset();
                 }
-                None => backoff.snooze(),
+                None => {
+                    empty_waits += 1;
+                    backoff.snooze();
+                }
             }
         }
         black_box(sum);
+        (
+            producer.join().expect("the producer does not panic"),
+            empty_waits,
+        )
     });
-    start.elapsed()
+    QueueRun {
+        time: start.elapsed(),
+        full_waits,
+        empty_waits,
+    }
 }
 
-fn ring_run() -> Duration {
+fn ring_run() -> QueueRun {
     let (mut tx, mut rx) = spsc::ring_buffer::<u64>(CAPACITY).expect("1024 is a power of two");
     pass_messages(move |v| tx.push(v), move || rx.pop())
 }
 
-fn array_queue_run() -> Duration {
+fn array_queue_run() -> QueueRun {
     let queue = crossbeam_queue::ArrayQueue::<u64>::new(CAPACITY);
     pass_messages(|v| queue.push(v), || queue.pop())
 }
 
-pub fn spsc() -> Figure {
-    let stats = interleaved(
-        11,
-        &mut [
-            &mut || {
-                ring_run();
-            },
-            &mut || {
-                array_queue_run();
-            },
-        ],
-    );
+const SPSC_SAMPLES: usize = 21;
+
+/// The ring against `ArrayQueue` (bars), and every sample of both with its waits (a second
+/// figure): a run in which the consumer keeps finding the queue empty passes each message on its
+/// own, one in which the producer keeps finding it full passes them in batches.
+pub fn spsc() -> Vec<Figure> {
+    let mut runs: [Vec<QueueRun>; 2] = [Vec::new(), Vec::new()];
+    let stats = {
+        let [ring_runs, queue_runs] = &mut runs;
+        interleaved(
+            SPSC_SAMPLES,
+            &mut [&mut || ring_runs.push(ring_run()), &mut || {
+                queue_runs.push(array_queue_run())
+            }],
+        )
+    };
+    // The warm-up round is not timed; drop its run too.
+    for r in &mut runs {
+        r.remove(0);
+    }
     let (ring, queue) = (stats[0], stats[1]);
     let rate = |s: &bench_harness::Stats| MESSAGES as f64 / s.median;
     let ratio = rate(&ring) / rate(&queue);
-    bar_figure(
+    let bars = bar_figure(
         "spsc",
         "Messages per second between two threads: this crate's SPSC ring vs crossbeam's ArrayQueue",
         "SPSC ring buffer vs ArrayQueue (u64 messages, capacity 1024)",
@@ -83,10 +112,67 @@ pub fn spsc() -> Figure {
             ("crossbeam ArrayQueue".into(), queue, rate(&queue)),
         ],
         vec![
-            format!("{MESSAGES} messages per sample, 11 samples after 1 warm-up"),
+            format!("{MESSAGES} messages per sample, {SPSC_SAMPLES} samples after 1 warm-up"),
             format!("ring / ArrayQueue = {ratio:.2}"),
         ],
-    )
+    );
+    vec![bars, spsc_regimes(&runs)]
+}
+
+/// Every sample: its rate against how often each side waited, per 1000 messages.
+fn spsc_regimes(runs: &[Vec<QueueRun>; 2]) -> Figure {
+    use bench_harness::{Csv, LineChart, Series};
+    let mut csv = Csv::new(&[
+        "variant",
+        "sample",
+        "seconds",
+        "messages_per_s",
+        "full_waits",
+        "empty_waits",
+    ]);
+    let mut chart = LineChart {
+        title: "SPSC ring: each sample's rate against how often a side waited".into(),
+        subtitle: super::output::subtitle(),
+        x_label: "million messages per second (one sample)".into(),
+        y_label: "waits per 1000 messages".into(),
+        log_y: true,
+        ..Default::default()
+    };
+    for (name, samples) in ["SPSC ring", "ArrayQueue"].iter().zip(runs) {
+        let mut sorted: Vec<&QueueRun> = samples.iter().collect();
+        sorted.sort_by_key(|r| std::cmp::Reverse(r.time));
+        for (i, r) in samples.iter().enumerate() {
+            csv.row(&[
+                (*name).to_owned(),
+                i.to_string(),
+                format!("{:.6e}", r.time.as_secs_f64()),
+                format!("{:.6e}", MESSAGES as f64 / r.time.as_secs_f64()),
+                r.full_waits.to_string(),
+                r.empty_waits.to_string(),
+            ]);
+        }
+        if *name == "SPSC ring" {
+            let per_k = |w: u64| (w as f64 * 1000.0 / MESSAGES as f64).max(1e-3);
+            let mut full = Series::new("ring: push found it full");
+            let mut empty = Series::new("ring: pop found it empty");
+            for r in sorted {
+                let x = MESSAGES as f64 / r.time.as_secs_f64() / 1e6;
+                full.point(x, per_k(r.full_waits));
+                empty.point(x, per_k(r.empty_waits));
+            }
+            chart.series.extend([full, empty]);
+        }
+    }
+    Figure {
+        name: "spsc_regimes",
+        description: "Every SPSC sample (ring and ArrayQueue): time, rate, failed pushes (queue \
+                      full) and failed pops (queue empty)",
+        csv,
+        chart: super::output::Chart::Line(chart),
+        notes: vec![format!(
+            "{MESSAGES} messages per sample; waits of 0 are drawn at 0.001 per 1000 on the log axis"
+        )],
+    }
 }
 
 pub fn false_sharing() -> Figure {

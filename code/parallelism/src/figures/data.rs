@@ -372,3 +372,137 @@ pub fn softmax() -> Figure {
         vec!["one thread; the row fits in L2/L3, so the saved pass is cheap here".into()],
     )
 }
+
+/// The Monte Carlo estimate of π: its error against the sample count (the root-mean-square
+/// error over 16 seeds, beside the standard error sqrt(π(4 − π)/n) that theory predicts), and
+/// per-task generators against one generator behind a `Mutex`, on 1, 2 and all threads.
+pub fn monte_carlo(quick: bool) -> Vec<Figure> {
+    use crate::monte_carlo::{estimate_pi, estimate_pi_shared_rng};
+    use std::f64::consts::PI;
+    const SEEDS: u64 = 16;
+    let top = if quick { 5 } else { 7 };
+    let mut error_csv = bench_harness::Csv::new(&["samples", "seeds", "rms_error", "theory"]);
+    let mut chart = LineChart {
+        title: "Monte Carlo π: error against the number of samples".into(),
+        subtitle: format!("root-mean-square error over {SEEDS} seeds; exact, not timed"),
+        x_label: "samples n".into(),
+        y_label: "error |estimate − π|".into(),
+        log_x: true,
+        log_y: true,
+        ..Default::default()
+    };
+    let (mut measured, mut theory) = (Series::new("measured (RMS)"), Series::new("√(π(4−π)/n)"));
+    for half_decades in 6..=2 * top {
+        let n = 10f64.powf(half_decades as f64 / 2.0).round() as u64;
+        let mean_square = (0..SEEDS)
+            .map(|seed| (estimate_pi(n, seed) - PI).powi(2))
+            .sum::<f64>()
+            / SEEDS as f64;
+        let (rms, predicted) = (mean_square.sqrt(), (PI * (4.0 - PI) / n as f64).sqrt());
+        measured.point(n as f64, rms);
+        theory.point(n as f64, predicted);
+        error_csv.row(&[
+            n.to_string(),
+            SEEDS.to_string(),
+            format!("{rms:.6e}"),
+            format!("{predicted:.6e}"),
+        ]);
+    }
+    chart.series.extend([measured, theory]);
+    let error = Figure {
+        name: "monte_carlo_error",
+        description: "Monte Carlo estimate of π: RMS error over 16 seeds against the sample count, \
+                      and the standard error theory predicts",
+        csv: error_csv,
+        chart: Chart::Line(chart),
+        notes: vec!["counts, not times: the same on any machine for the same code".into()],
+    };
+    let n: u64 = if quick { 1 << 16 } else { 1 << 21 };
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let mut threads = vec![1, 2, cores];
+    threads.dedup();
+    let mut bars = Vec::new();
+    for &t in &threads {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .expect("a thread pool of a few threads");
+        let stats = pool.install(|| {
+            interleaved(
+                5,
+                &mut [
+                    &mut || {
+                        black_box(estimate_pi(black_box(n), 1));
+                    },
+                    &mut || {
+                        black_box(estimate_pi_shared_rng(black_box(n), 1));
+                    },
+                ],
+            )
+        });
+        for (label, s) in ["per-task generator", "shared Mutex generator"]
+            .iter()
+            .zip(stats)
+        {
+            bars.push((
+                format!("{label}, {t} threads"),
+                s,
+                n as f64 / s.median / 1e6,
+            ));
+        }
+    }
+    let timing = bar_figure(
+        "monte_carlo_threads",
+        "Monte Carlo π: one generator per task against one shared behind a Mutex, 1, 2 and all \
+         logical CPUs",
+        "Monte Carlo π: per-task generators vs one shared generator",
+        "million samples per second",
+        bars,
+        vec![format!(
+            "{n} samples per estimate, 5 samples interleaved after 1 warm-up round, rayon pools of \
+             {threads:?} threads"
+        )],
+    );
+    vec![error, timing]
+}
+
+/// The frontier (nodes first reached) at each level of a BFS from node 0, for the two graphs the
+/// BFS timing uses: counts, not times. The same graphs as the GPU-histogram-and-BFS example.
+pub fn bfs_frontiers(quick: bool) -> Figure {
+    use crate::graph::{bfs_sequential, frontier_sizes, grid_graph, random_graph};
+    let (nodes, side) = if quick {
+        (1 << 14, 128)
+    } else {
+        (1 << 21, 1024)
+    };
+    let graphs = [
+        ("random (degree 8)", random_graph(nodes, 8, 7)),
+        ("grid", grid_graph(side)),
+    ];
+    let mut csv = bench_harness::Csv::new(&["graph", "level", "frontier"]);
+    let mut chart = LineChart {
+        title: "BFS frontier size per level".into(),
+        subtitle: format!("{nodes} nodes each; exact counts, not timed"),
+        x_label: "level (distance from node 0)".into(),
+        y_label: "nodes in the frontier".into(),
+        log_x: false,
+        log_y: true,
+        ..Default::default()
+    };
+    for (name, graph) in &graphs {
+        let sizes = frontier_sizes(&bfs_sequential(graph, 0));
+        let mut series = Series::new(name);
+        for (level, size) in sizes.iter().enumerate() {
+            csv.row(&[(*name).to_owned(), level.to_string(), size.to_string()]);
+            series.point(level as f64, *size as f64);
+        }
+        chart.series.push(series);
+    }
+    Figure {
+        name: "bfs_frontier_sizes",
+        description: "Frontier size per BFS level: a random degree-8 graph (wide) and a grid (deep)",
+        csv,
+        chart: Chart::Line(chart),
+        notes: vec!["counts, not times: the same on any machine for the same code".into()],
+    }
+}

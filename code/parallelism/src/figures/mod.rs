@@ -1,5 +1,5 @@
 //! The measurements behind this crate's figures. Each figure is a function that measures,
-//! then writes `figures/parallel_<name>.{csv,svg,json}`.
+//! then writes `figures/parallel_<name>.{csv,svg,json}` (some write two figures).
 
 mod concurrency;
 mod data;
@@ -29,6 +29,8 @@ pub const NAMES: &[&str] = &[
     "backpressure",
     "spawn_cost",
     "amdahl",
+    "monte_carlo",
+    "bfs_frontiers",
 ];
 
 /// Runs every figure, or only those named by `--only`. `--quick` shrinks the sweeps of the
@@ -47,6 +49,9 @@ pub fn run(args: &bench_harness::FigureArgs) -> Result<(), Box<dyn std::error::E
             "backpressure" => sync_figures::backpressure(size),
             "spawn_cost" => sync_figures::spawn_cost(size),
             "amdahl" => sync_figures::amdahl(size),
+            "spsc" => concurrency::spsc(),
+            "monte_carlo" => data::monte_carlo(args.quick),
+            "bfs_frontiers" => vec![data::bfs_frontiers(args.quick)],
             other => vec![single(other)],
         };
         for figure in figures {
@@ -62,7 +67,6 @@ pub fn run(args: &bench_harness::FigureArgs) -> Result<(), Box<dyn std::error::E
 /// The figures that are one chart each.
 fn single(name: &str) -> Figure {
     match name {
-        "spsc" => concurrency::spsc(),
         "false_sharing" => concurrency::false_sharing(),
         "histogram" => concurrency::histogram(),
         "async" => concurrency::async_contrast(),
