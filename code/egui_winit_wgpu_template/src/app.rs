@@ -152,6 +152,7 @@ impl App {
                 .map_err(RunError::Window)?,
         );
 
+        // ANCHOR: start_devices
         let instance = RenderGpu::instance_for_display(Box::new(event_loop.owned_display_handle()));
         let render_surface = instance
             .create_surface(render_window.clone())
@@ -165,6 +166,7 @@ impl App {
         let (panel_device, panel_queue) = gpu.open_device("panel device")?;
         let (engine_device, engine_queue) = gpu.open_device("engine device")?;
         let adapter_json = gpu.report(&engine_device).to_json();
+        // ANCHOR_END: start_devices
 
         let size = panel_window.inner_size();
         let panel_config = surface_config(
@@ -187,10 +189,12 @@ impl App {
             ColorSpace::Srgb,
         )?;
 
+        // ANCHOR: start_channels
         // Commands: unbounded, so the event loop never waits on the engine.
         // Status: bounded, and the engine drops routine reports when it is full.
         let (command_tx, command_rx) = crossbeam_channel::unbounded();
         let (status_tx, status_rx) = crossbeam_channel::bounded(256);
+        // ANCHOR_END: start_channels
 
         let (recreate_instance, recreate_window) = (instance, render_window.clone());
         let recreate: engine::SurfaceFactory =
@@ -405,6 +409,7 @@ impl ApplicationHandler<EngineWoke> for App {
         }
     }
 
+    // ANCHOR: window_event
     fn window_event(&mut self, event_loop: &ActiveEventLoop, id: WindowId, event: WindowEvent) {
         let Some(running) = self.running.as_mut() else {
             return;
@@ -429,6 +434,7 @@ impl ApplicationHandler<EngineWoke> for App {
             }
         }
     }
+    // ANCHOR_END: window_event
 
     /// The engine sent status: show it.
     fn user_event(&mut self, event_loop: &ActiveEventLoop, _: EngineWoke) {
@@ -465,6 +471,7 @@ impl ApplicationHandler<EngineWoke> for App {
                 return event_loop.exit();
             }
         }
+        // ANCHOR: control_flow
         // Sleep until the next event, or until the earliest moment something is due.
         let due = [
             self.panel_repaint_at,
@@ -474,6 +481,7 @@ impl ApplicationHandler<EngineWoke> for App {
             Some(at) => ControlFlow::WaitUntil(at),
             None => ControlFlow::Wait,
         });
+        // ANCHOR_END: control_flow
     }
 
     /// The loop is ending (a window was closed, or the run is done): join the engine thread.

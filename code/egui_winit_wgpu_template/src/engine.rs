@@ -201,6 +201,7 @@ impl Engine {
                 config,
                 recreate,
             } => {
+                // ANCHOR: acquire
                 let frame = match surface.get_current_texture() {
                     wgpu::CurrentSurfaceTexture::Success(f)
                     | wgpu::CurrentSurfaceTexture::Suboptimal(f) => f,
@@ -223,6 +224,7 @@ impl Engine {
                         return Err(FrameError::SurfaceValidation("render window's"));
                     }
                 };
+                // ANCHOR_END: acquire
                 let view = frame.texture.create_view(&Default::default());
                 self.renderer
                     .draw(&self.queue, &mut encoder, &view, &uniforms);

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::scene::Scene;
 
 // ANCHOR: scene_edit
+// ANCHOR: scene_edit_type
 /// A change to the scene, made in the panel and run on the engine's thread. The template cannot
 /// know an extension's own parameter types, so the message is a function that carries its data
 /// with it (copied in, so the two threads still share nothing).
@@ -37,6 +38,7 @@ impl SceneEdit {
         &self.what
     }
 }
+// ANCHOR_END: scene_edit_type
 
 impl fmt::Debug for SceneEdit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -52,6 +54,7 @@ impl PartialEq for SceneEdit {
     }
 }
 
+// ANCHOR: panel_extension
 /// Widgets added to the control panel from outside the template.
 pub trait PanelExtension {
     /// Draws the widgets for one frame (below the template's sliders); returns the edit to send
@@ -62,6 +65,7 @@ pub trait PanelExtension {
     /// to a fresh `Scene`, so the start values must leave a fresh scene as it is.
     fn reset(&mut self);
 }
+// ANCHOR_END: panel_extension
 // ANCHOR_END: scene_edit
 
 /// The template on its own: no extra widgets.

@@ -123,13 +123,7 @@ impl<X: PanelExtension> ControlPanel<X> {
                 self.send(Control::Colour(self.params.colour));
             }
         });
-        ui.horizontal(|ui| {
-            for (name, colour) in PRESETS {
-                if ui.button(name).clicked() {
-                    self.set_colour(colour);
-                }
-            }
-        });
+        self.presets_ui(ui);
         let speed =
             egui::Slider::new(&mut self.params.speed_deg_per_s, -720.0..=720.0).text("Speed (°/s)");
         if ui.add(speed).changed() {
@@ -157,6 +151,17 @@ impl<X: PanelExtension> ControlPanel<X> {
         self.status_ui(ui);
     }
     // ANCHOR_END: ui
+
+    /// One button per preset colour.
+    fn presets_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            for (name, colour) in PRESETS {
+                if ui.button(name).clicked() {
+                    self.set_colour(colour);
+                }
+            }
+        });
+    }
 
     fn status_ui(&self, ui: &mut egui::Ui) {
         ui.heading("Render engine");

@@ -35,7 +35,8 @@ pub trait PanelSurface {
     fn set_textures(&mut self, delta: &mut egui::TexturesDelta);
     /// Frees the textures egui no longer needs (after every frame, drawn or not).
     fn free_textures(&mut self, delta: &mut egui::TexturesDelta);
-    /// Asks for the next image without waiting for one.
+    /// Asks for the next image; with a non-waiting present mode it does not wait for the display
+    /// refresh (wgpu itself gives up after about a second and answers `Timeout`).
     fn acquire(&mut self) -> Result<Acquire<Self::Frame>, FrameError>;
     /// Configures the surface again after it reported itself outdated or lost.
     fn reconfigure(&mut self);
@@ -72,11 +73,7 @@ pub fn run_panel_frame<X: PanelExtension, S: PanelSurface>(
     let output = ctx.run_ui(input, |ui| {
         egui::CentralPanel::default().show(ui, |ui| panel.ui(ui));
     });
-    let repaint = output
-        .viewport_output
-        .get(&egui::ViewportId::ROOT)
-        .map(|v| v.repaint_delay)
-        .filter(|d| *d < Duration::from_secs(3600));
+    let repaint = requested_repaint(&output);
     let jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
     // Texture changes must be applied (or explicitly dropped) every frame, drawn or not.
     let mut textures = output.textures_delta;
@@ -94,18 +91,31 @@ pub fn run_panel_frame<X: PanelExtension, S: PanelSurface>(
         }
     };
     surface.free_textures(&mut textures);
-    let repaint_after = match (retry, repaint) {
-        (true, Some(d)) => Some(d.min(RETRY_AFTER)),
-        (true, None) => Some(RETRY_AFTER),
-        (false, r) => r,
-    };
     Ok(PanelFrame {
         platform_output: output.platform_output,
-        repaint_after,
+        repaint_after: next_repaint(retry, repaint),
         drawn,
     })
 }
 // ANCHOR_END: run_panel_frame
+
+/// When egui asked to be drawn again; "in an hour or more" means "not until something happens".
+fn requested_repaint(output: &egui::FullOutput) -> Option<Duration> {
+    output
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .map(|v| v.repaint_delay)
+        .filter(|d| *d < Duration::from_secs(3600))
+}
+
+/// A skipped frame is retried after [`RETRY_AFTER`], sooner if egui itself asked for sooner.
+fn next_repaint(retry: bool, requested: Option<Duration>) -> Option<Duration> {
+    match (retry, requested) {
+        (true, Some(d)) => Some(d.min(RETRY_AFTER)),
+        (true, None) => Some(RETRY_AFTER),
+        (false, r) => r,
+    }
+}
 
 // ANCHOR: present_mode
 /// The panel's present mode: one in which acquiring an image does not wait for the display's

@@ -71,6 +71,7 @@ impl Reporter {
 }
 
 // ANCHOR: loop
+// ANCHOR: loop_head
 fn run(
     mut engine: Engine,
     commands: &Receiver<Command>,
@@ -94,6 +95,7 @@ fn run(
                 Err(_) => return, // every sender is gone: nobody can ask for anything again
             }
         };
+        // ANCHOR_END: loop_head
         // ANCHOR: step_spans
         // One span per step, so a trace shows where a frame's time goes (module 4).
         let input = tracing::info_span!("input").entered();
