@@ -2,7 +2,7 @@
 //! allocation make none (counted by the allocator installed here).
 
 use realtime::counting_alloc::{CountingAllocator, count_allocations};
-use realtime::rules::{Sizes, allocation, copying, keys, logging, measure_rule, validation};
+use realtime::rules::{Rule, Sizes, allocation, copying, keys, logging, measure_rule, validation};
 use realtime::workload::{FRAME_LEN, sensor_frame};
 
 #[global_allocator]
@@ -104,9 +104,9 @@ fn every_rule_measures_every_variant_in_quick_mode() {
         sleeps: 3,
         ..Sizes::quick()
     };
-    for rule in realtime::rules::RULES {
+    for rule in Rule::ALL {
         let rows = measure_rule(rule, sizes).unwrap();
-        let variants = if rule == "floor" { 1 } else { 2 };
+        let variants = if rule == Rule::Floor { 1 } else { 2 };
         assert!(rows.len() >= variants, "{rule}: {rows:?}");
         for r in rows {
             assert!(r.summary.iterations > 0);
@@ -120,8 +120,16 @@ fn every_rule_measures_every_variant_in_quick_mode() {
             );
         }
     }
-    let err = measure_rule("nope", sizes).unwrap_err().to_string();
-    assert!(err.contains("allocation, logging"), "{err}");
+}
+
+#[test]
+fn rule_names_parse_back_and_an_unknown_name_lists_the_rules() {
+    for rule in Rule::ALL {
+        assert_eq!(rule.to_string().parse::<Rule>().unwrap(), rule);
+    }
+    let err = "nope".parse::<Rule>().unwrap_err().to_string();
+    assert!(err.contains("`nope`"), "{err}");
+    assert!(err.contains("floor, allocation, logging"), "{err}");
 }
 
 #[test]
@@ -213,7 +221,7 @@ fn a_ring_that_holds_every_record_drops_none_and_the_small_one_counts_its_drops(
         iterations: 20_000,
         ..Sizes::quick()
     };
-    let rows = measure_rule("logging", sizes).unwrap();
+    let rows = measure_rule(Rule::Logging, sizes).unwrap();
     let dropped = |name: &str| rows.iter().find(|r| r.variant == name).unwrap().dropped;
     assert_eq!(dropped("off-thread, ring holds every record"), Some(0));
     let small = dropped("off-thread (SPSC ring)").unwrap();
@@ -227,7 +235,7 @@ fn the_floor_is_an_empty_step_and_rows_near_it_are_flagged() {
         iterations: 200,
         ..Sizes::quick()
     };
-    let floor = measure_rule("floor", sizes).unwrap();
+    let floor = measure_rule(Rule::Floor, sizes).unwrap();
     assert_eq!(floor.len(), 1);
     let f = floor[0].summary;
     assert!(floor[0].near_floor(&f), "an empty step is at its own floor");
@@ -248,7 +256,7 @@ fn validate_plus_energy_gives_the_energy_of_the_other_two() {
         iterations: 10,
         ..Sizes::quick()
     };
-    let rows = measure_rule("validation", sizes).unwrap();
+    let rows = measure_rule(Rule::Validation, sizes).unwrap();
     let names: Vec<_> = rows.iter().map(|r| r.variant).collect();
     assert_eq!(
         names,

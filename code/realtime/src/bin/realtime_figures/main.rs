@@ -15,7 +15,7 @@
 use anyhow::Context;
 use bench_harness::{BarChart, Csv, FigureArgs, Sidecar, figures_dir};
 use realtime::rules::priority::{self, Outcome, Setup};
-use realtime::rules::{Measured, RULES, Sizes, measure_all};
+use realtime::rules::{Measured, Rule, Sizes, measure_all};
 
 mod rt_basics;
 
@@ -33,7 +33,11 @@ fn main() -> anyhow::Result<()> {
     let args = &FigureArgs::parse_with_about(
         "Hot-loop rules as before/after pairs: p50, p99 and max latency per iteration",
     );
-    let parts: Vec<&str> = RULES.iter().copied().chain(OTHER_PARTS).collect();
+    let parts: Vec<&str> = Rule::ALL
+        .map(Rule::name)
+        .into_iter()
+        .chain(OTHER_PARTS)
+        .collect();
     args.start(&parts)?;
     let sizes = if args.quick {
         Sizes::quick()
@@ -46,10 +50,9 @@ fn main() -> anyhow::Result<()> {
         .map_or_else(String::new, |m| format!("_{m}"));
     let machine = bench_harness::MachineInfo::detect().summary();
 
-    let loop_rules: Vec<&str> = RULES
-        .iter()
-        .copied()
-        .filter(|r| *r != "sleeping" && args.wants(r))
+    let loop_rules: Vec<Rule> = Rule::ALL
+        .into_iter()
+        .filter(|&r| r != Rule::Sleeping && args.wants(r.name()))
         .collect();
     if !loop_rules.is_empty() {
         let rows = measure_all(&loop_rules, sizes)?;
@@ -62,7 +65,7 @@ fn main() -> anyhow::Result<()> {
         )?;
     }
     if args.wants("sleeping") {
-        let rows = measure_all(&["sleeping"], sizes)?;
+        let rows = measure_all(&[Rule::Sleeping], sizes)?;
         write(
             &format!("realtime_sleep{suffix}"),
             "How late a 1 ms sleep wakes up: thread::sleep vs spin_sleep (p50, p99, max)",
@@ -72,7 +75,7 @@ fn main() -> anyhow::Result<()> {
         )?;
     }
     if args.wants("method") {
-        let mut rows = measure_all(&["floor"], sizes)?;
+        let mut rows = measure_all(&[Rule::Floor], sizes)?;
         let chunk = realtime::method::timing::CHUNK;
         for (variant, summary) in
             realtime::method::timing::time_stages(sizes.warmup, sizes.iterations)
@@ -97,7 +100,10 @@ fn main() -> anyhow::Result<()> {
         write_priority(&name, &machine, &sizes)?;
     }
     if args.wants("checks") {
-        let rows = measure_all(&["floor", "logging", "syscalls", "validation"], sizes)?;
+        let rows = measure_all(
+            &[Rule::Floor, Rule::Logging, Rule::Syscalls, Rule::Validation],
+            sizes,
+        )?;
         write(
             &format!("realtime_loop_checks{suffix}"),
             "The timer's floor, and rules whose 'after' needs care: latency of one iteration",
