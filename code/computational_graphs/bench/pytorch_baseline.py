@@ -6,9 +6,11 @@ The Rust binary writes the graphs (seed, size, depth and the Linear/ReLU/Softmax
 weights from the same uniform distribution, drawn by torch) and times them like the Rust "graph
 loop": the input is uploaded once, the network runs N times, and the result is read back once.
 
-Variants: eager, torch.compile (default mode) and torch.compile(mode="reduce-overhead"), which
-adds CUDA graphs. Compilation is a one-time cost, reported in its own column. A time budget keeps
-compilation from eating the run: the seed's reference point (256x256, depth 64) goes first.
+Variants: eager; eager captured once into a CUDA graph by hand (`torch.cuda.CUDAGraph`: every
+kernel of a run replayed with one launch, no compiler involved); torch.compile (default mode)
+and torch.compile(mode="reduce-overhead"), which adds CUDA graphs (`--compile-modes` picks the
+modes). Compilation and capture are one-time costs, reported in their own column. A time budget
+keeps compilation from eating the run: the seed's reference point (256x256, depth 64) goes first.
 
 Also times a 4096x4096 f32 matrix product with TF32 off (the yardstick of the WGSL ladder).
 
@@ -75,6 +77,31 @@ def time_loop(f, x, iterations, warmup, samples, mark_step):
     return times
 
 
+def captured(f, x):
+    """`f` recorded once as a CUDA graph on a static copy of `x`; each call replays it.
+
+    The replay reads the static input, so it is exact here, where every run takes the same x.
+    Returns the replaying function and the seconds the warm-up and capture took."""
+    start = time.perf_counter()
+    static_x = x.clone()
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            f(static_x)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        static_out = f(static_x)
+    torch.cuda.synchronize()
+
+    def replay(_x):
+        graph.replay()
+        return static_out
+
+    return replay, time.perf_counter() - start
+
+
 def summary(times):
     times = sorted(times)
     q = statistics.quantiles(times, n=10) if len(times) > 1 else [times[0]] * 9
@@ -113,7 +140,13 @@ def main():
     p.add_argument("--budget-s", type=float, default=300.0, help="seconds for all torch.compile work")
     p.add_argument("--matmul-sizes", type=lambda v: [int(x) for x in v.split(",") if x], default=[],
                    help="extra square sizes for the FP32 matmul, comma-separated")
+    p.add_argument("--compile-modes", type=lambda v: [m for m in v.split(",") if m],
+                   default=["default", "reduce-overhead"],
+                   help="torch.compile modes to time, comma-separated (empty for none)")
     args = p.parse_args()
+    unknown = set(args.compile_modes) - {"default", "reduce-overhead"}
+    if unknown:
+        p.error(f"--compile-modes: unknown mode(s) {sorted(unknown)}; use default and/or reduce-overhead")
 
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
@@ -150,8 +183,9 @@ def main():
     def write_sidecar():
         sidecar = {
             "figure": args.out.rsplit("/", 1)[-1].removesuffix(".csv"),
-            "description": "PyTorch eager, torch.compile and torch.compile(mode='reduce-overhead') on the "
-                           "exported random graphs; ms per run (N runs per read-back); FP32 matmul with TF32 off",
+            "description": "PyTorch eager, eager captured as a CUDA graph, and torch.compile (modes: "
+                           + ", ".join(args.compile_modes) + ") on the exported random graphs; ms per "
+                           "run (N runs per read-back); FP32 matmul with TF32 off",
             "gpu": torch.cuda.get_device_name(),
             "torch": torch.__version__,
             "cuda": torch.version.cuda,
@@ -176,7 +210,11 @@ def main():
     for e in entries:
         g = e["graph"]
         x = (torch.rand(g["size"], g["size"]) * 2 - 1).cuda()
-        record(e["sweep"], g, "PyTorch eager", time_loop(build(g, "cuda"), x, it, warmup, samples, False))
+        forward = build(g, "cuda")
+        record(e["sweep"], g, "PyTorch eager", time_loop(forward, x, it, warmup, samples, False))
+        replay, capture_s = captured(forward, x)
+        record(e["sweep"], g, "PyTorch CUDA graph (captured eager)",
+               time_loop(replay, x, it, warmup, samples, False), capture_s)
 
     # cuBLAS through torch.mm at the ladder's size and the graphs' sizes (TF32 off: FP32 FMA).
     for n in sorted({spec["ladder_size"], *args.matmul_sizes}):
@@ -192,7 +230,8 @@ def main():
     deadline = time.perf_counter() + args.budget_s
     for e in ordered:
         g = e["graph"]
-        for mode, variant in [("default", "torch.compile"), ("reduce-overhead", "torch.compile reduce-overhead")]:
+        modes = [("default", "torch.compile"), ("reduce-overhead", "torch.compile reduce-overhead")]
+        for mode, variant in [(m, v) for m, v in modes if m in args.compile_modes]:
             if time.perf_counter() > deadline:
                 print(f"compile budget spent: skipping {variant} at {g['size']}/{g['depth']}", file=sys.stderr)
                 continue

@@ -2,6 +2,7 @@
 
 use gpu_context::GpuContext;
 
+use super::autotune::{Autotuner, ShapeKey};
 use super::codegen::{GeneratedKernel, Options, generate};
 use super::lower::{KernelIr, OpCode, lower, merge_elementwise};
 use crate::Error;
@@ -24,7 +25,7 @@ pub fn compile(
     graph: &VerifiedGraph,
     options: Options,
 ) -> Result<CompiledGraph, Error> {
-    compile_with(ctx, graph, options, false)
+    compile_with(ctx, graph, options, LinearKernels::Generated)
 }
 // ANCHOR_END: compile
 
@@ -38,7 +39,7 @@ pub fn compile_choosing_kernels(
     graph: &VerifiedGraph,
     options: Options,
 ) -> Result<CompiledGraph, Error> {
-    compile_with(ctx, graph, options, true)
+    compile_with(ctx, graph, options, LinearKernels::Heuristic)
 }
 
 /// The Linear inside a merged kernel, if the kernel is exactly MatMul, AddBias, ReLU?, Store.
@@ -70,12 +71,27 @@ fn as_linear(ir: &KernelIr) -> Option<(Vec<usize>, usize, Epilogue)> {
 }
 // ANCHOR_END: compile_choosing
 
-fn compile_with(
+// ANCHOR: linear_kernels
+/// What runs a kernel that is exactly a Linear (with its bias and ReLUs).
+pub enum LinearKernels<'a> {
+    /// The generated kernel, like every other node ([`compile`]).
+    Generated,
+    /// The tuned matmul that [`linear_tuning`] picks for the shape ([`compile_choosing_kernels`]):
+    /// deterministic, no measurement.
+    Heuristic,
+    /// The tuned matmul that measured fastest on this adapter for the shape, from the tuner's
+    /// cache or tuned now (see [`Autotuner::choose`]).
+    Autotuned(&'a mut Autotuner),
+}
+
+/// [`compile`] with the choice of Linear kernels spelled out.
+pub fn compile_with(
     ctx: &GpuContext,
     graph: &VerifiedGraph,
     options: Options,
-    choose_kernels: bool,
+    mut linears: LinearKernels<'_>,
 ) -> Result<CompiledGraph, Error> {
+    // ANCHOR_END: linear_kernels
     let kernels = merge_elementwise(graph, lower(graph));
     let generated: Vec<GeneratedKernel> = kernels
         .iter()
@@ -105,10 +121,21 @@ fn compile_with(
         }
     }
     for (ir, k) in kernels.iter().zip(&generated) {
-        let linear = as_linear(ir).filter(|_| choose_kernels);
+        let linear = as_linear(ir).filter(|_| !matches!(linears, LinearKernels::Generated));
         let (pipeline, bound_ids, workgroups) = match linear {
             Some((ids, depth, epilogue)) => {
-                let t = linear_tuning(ir.rows, depth, ir.cols, epilogue);
+                let t = match &mut linears {
+                    LinearKernels::Autotuned(tuner) => {
+                        let shape = ShapeKey {
+                            m: ir.rows,
+                            k: depth,
+                            n: ir.cols,
+                            epilogue,
+                        };
+                        tuner.choose(ctx, shape)?
+                    }
+                    _ => linear_tuning(ir.rows, depth, ir.cols, epilogue),
+                };
                 let grid = tuned_grid(ctx, &t, ir.rows, depth, ir.cols)?;
                 // The program's buffers hold exactly the verified shapes (see tuned_pipeline).
                 let pipeline = tuned_pipeline(ctx, "tuned linear", &t, ir.rows, depth, ir.cols)?;

@@ -40,7 +40,7 @@ pub struct Tuning {
 }
 
 /// What happens to each element of C before it is stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Epilogue {
     /// C = A · B
     None,

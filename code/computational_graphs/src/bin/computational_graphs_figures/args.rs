@@ -38,6 +38,14 @@ struct Cli {
     /// Matrix size of the matmul ladder (default 4096, 64 with --quick).
     #[arg(long, value_name = "N")]
     ladder_size: Option<usize>,
+    /// The autotuner's cache file: winners are read from it (a second run skips tuning) and
+    /// written back after the sweeps.
+    #[arg(long, value_name = "FILE")]
+    tune_cache: Option<PathBuf>,
+    /// Let the autotuner measure a software adapter too (on lavapipe it otherwise keeps the
+    /// heuristic's choice).
+    #[arg(long)]
+    tune_software: bool,
 }
 
 pub struct Args {
@@ -48,6 +56,8 @@ pub struct Args {
     pub pytorch_csv: Option<String>,
     pub ladder_size: usize,
     pub redraw: bool,
+    pub tune_cache: Option<PathBuf>,
+    pub tune_software: bool,
     figures: bench_harness::FigureArgs,
 }
 
@@ -68,6 +78,8 @@ impl Args {
             pytorch_csv: cli.pytorch_csv.map(|p| p.display().to_string()),
             ladder_size: cli.ladder_size.unwrap_or(if quick { 64 } else { 4096 }),
             redraw: cli.redraw,
+            tune_cache: cli.tune_cache,
+            tune_software: cli.tune_software,
             figures: cli.figures,
         })
     }

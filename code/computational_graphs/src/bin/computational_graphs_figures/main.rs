@@ -4,13 +4,15 @@
 //! cargo run --release -p computational_graphs --bin computational_graphs_figures -- --help
 //! ```
 //!
-//! Parts for `--only`: sizes, depths, ladder, floor, cpu, cpu_kernel (one core: the packed
+//! Parts for `--only`: sizes, depths (both include the autotuned compiler; `--tune-cache FILE`
+//! keeps its winners between runs), ladder, floor, cpu, cpu_kernel (one core: the packed
 //! kernels against matrixmultiply), roofline, transfers (host↔device
 //! bandwidth against size), overlap (a chunked batch, serial against pipelined); add `loops` to
 //! time only the one-submission variants in the sweeps. `--redraw` draws the sweeps' SVGs (and the set-up
 //! bars) again from their CSVs without measuring.
 
 mod args;
+mod autotune_report;
 mod charts;
 mod cpu_bench;
 mod cpu_kernel_bench;

@@ -132,6 +132,11 @@ pub fn read_sweep(path: &Path) -> Result<Vec<Row>, RedrawError> {
             depth: number(path, line, "depth", &c[2])?,
             variant,
             setup_ms: number(path, line, "setup_ms", &c[4])?,
+            // Older CSVs end before this column: nothing was tuned in them.
+            tuning_ms: match c.get(9).map(String::as_str) {
+                None | Some("") => 0.0,
+                Some(t) => number(path, line, "tuning_ms", t)?,
+            },
             median_ms: number(path, line, "median_ms", &c[5])?,
             p10_ms: number(path, line, "p10_ms", &c[6])?,
             p90_ms: number(path, line, "p90_ms", &c[7])?,

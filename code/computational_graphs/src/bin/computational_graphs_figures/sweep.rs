@@ -5,6 +5,7 @@ use computational_graphs::random_graph::{describe, random_graph};
 use gpu_context::GpuContext;
 
 use crate::args::Args;
+use crate::autotune_report;
 use crate::charts::{PytorchRow, line_chart, read_pytorch, subtitle, sweep_title};
 use crate::variants::{Effort, Variant, measure_variant};
 
@@ -54,6 +55,8 @@ pub struct Row {
     pub depth: usize,
     pub variant: Variant,
     pub setup_ms: f64,
+    /// Autotuning during set-up, apart from it (0 for the other variants and on cache hits).
+    pub tuning_ms: f64,
     pub median_ms: f64,
     pub p10_ms: f64,
     pub p90_ms: f64,
@@ -64,6 +67,7 @@ pub fn run(ctx: &mut GpuContext, args: &Args) -> Result<(), Box<dyn std::error::
     let points = points(args);
     let progress = Progress::new((points.len() * Variant::ALL.len()) as u64, "graph sweeps");
     let mut rows = Vec::new();
+    let mut tuner = autotune_report::tuner(ctx, args)?;
     for &(sweep, size, depth) in &points {
         let (list, input) = random_graph(seed(size, depth), size, depth);
         let (warmup, samples, loop_iterations) = args.effort(size);
@@ -81,7 +85,7 @@ pub fn run(ctx: &mut GpuContext, args: &Args) -> Result<(), Box<dyn std::error::
             if args.wants_only("loops") && !v.is_loop() {
                 continue;
             }
-            let m = measure_variant(ctx, v, &list, &input, &effort)?;
+            let m = measure_variant(ctx, v, &list, &input, &effort, &mut tuner)?;
             let ms = |s: f64| s * 1e3;
             rows.push(Row {
                 sweep,
@@ -89,6 +93,7 @@ pub fn run(ctx: &mut GpuContext, args: &Args) -> Result<(), Box<dyn std::error::
                 depth,
                 variant: v,
                 setup_ms: m.setup.as_secs_f64() * 1e3,
+                tuning_ms: m.tuning.as_secs_f64() * 1e3,
                 median_ms: ms(m.per_run.median),
                 p10_ms: ms(m.per_run.p10),
                 p90_ms: ms(m.per_run.p90),
@@ -97,8 +102,10 @@ pub fn run(ctx: &mut GpuContext, args: &Args) -> Result<(), Box<dyn std::error::
         }
         // Written after every point, so a run that is cut short keeps what it measured.
         write(ctx, args, &rows)?;
+        autotune_report::write(ctx, args, &tuner)?;
     }
     progress.finish();
+    tuner.save()?;
     Ok(())
 }
 
@@ -174,6 +181,7 @@ fn write_csv(rows: &[Row], sweep: &str, path: &std::path::Path) -> std::io::Resu
         "p10_ms",
         "p90_ms",
         "gpu_timestamps_ms",
+        "tuning_ms",
     ]);
     for r in rows.iter().filter(|r| r.sweep == sweep) {
         csv.row(&[
@@ -186,6 +194,7 @@ fn write_csv(rows: &[Row], sweep: &str, path: &std::path::Path) -> std::io::Resu
             format!("{:.5}", r.p10_ms),
             format!("{:.5}", r.p90_ms),
             r.gpu_ms.map_or(String::new(), |g| format!("{g:.5}")),
+            format!("{:.3}", r.tuning_ms),
         ]);
     }
     csv.write(path)

@@ -3,7 +3,10 @@
 use std::time::{Duration, Instant};
 
 use bench_harness::{Stats, measure, measure_durations};
-use computational_graphs::compiler::{Options, compile, compile_choosing_kernels, fuse};
+use computational_graphs::compiler::autotune::Autotuner;
+use computational_graphs::compiler::{
+    LinearKernels, Options, compile, compile_choosing_kernels, compile_with, fuse,
+};
 use computational_graphs::gpu_program::GpuProgram;
 use computational_graphs::graph::{OpList, runner_cpu, runner_gpu, validate};
 use computational_graphs::immediate;
@@ -24,10 +27,12 @@ pub enum Variant {
     Compiled,
     /// The op-code compiler with a tuned matmul chosen per Linear shape.
     CompiledChosen,
+    /// The same, the matmul for each shape picked by the autotuner's measurements.
+    CompiledAutotuned,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 10] = [
+    pub const ALL: [Variant; 11] = [
         Variant::Cpu,
         Variant::CpuFused,
         Variant::Immediate,
@@ -38,6 +43,7 @@ impl Variant {
         Variant::GraphLoopFused,
         Variant::Compiled,
         Variant::CompiledChosen,
+        Variant::CompiledAutotuned,
     ];
 
     pub fn name(self) -> &'static str {
@@ -52,6 +58,7 @@ impl Variant {
             Variant::GraphLoopFused => "graph loop fused",
             Variant::Compiled => "op-code compiled loop (tiled)",
             Variant::CompiledChosen => "compiled loop, kernels chosen per shape",
+            Variant::CompiledAutotuned => "compiled loop, autotuned kernels",
         }
     }
 
@@ -63,6 +70,7 @@ impl Variant {
                 | Variant::GraphLoopFused
                 | Variant::Compiled
                 | Variant::CompiledChosen
+                | Variant::CompiledAutotuned
         )
     }
 
@@ -72,8 +80,11 @@ impl Variant {
 }
 
 pub struct Measured {
-    /// One-time cost: validation, fusion, pipeline compilation, buffer creation, parameter upload.
+    /// One-time cost: validation, fusion, pipeline compilation, buffer creation, parameter upload
+    /// (tuning excluded).
     pub setup: Duration,
+    /// Time the autotuner spent measuring candidates during set-up (zero on a cache hit).
+    pub tuning: Duration,
     /// Time per run of the graph (per iteration for the loop variants), CPU clock.
     pub per_run: Stats,
     /// GPU timestamps per iteration (loop variants on adapters with timestamps).
@@ -92,7 +103,9 @@ pub fn measure_variant(
     list: &OpList,
     input: &Tensor2D,
     e: &Effort,
+    tuner: &mut Autotuner,
 ) -> Result<Measured, computational_graphs::Error> {
+    let tuned_before = tuner.tuning_time();
     // A fresh pipeline cache: each variant's setup pays its own compilations.
     ctx.pipelines = PipelineCache::default();
     let ctx: &GpuContext = ctx;
@@ -147,12 +160,17 @@ pub fn measure_variant(
         Variant::GraphLoop
         | Variant::GraphLoopFused
         | Variant::Compiled
-        | Variant::CompiledChosen => {
+        | Variant::CompiledChosen
+        | Variant::CompiledAutotuned => {
             let program = match v {
                 Variant::GraphLoop => runner_gpu::build(ctx, &graph, Pipelines::Cached)?,
                 Variant::GraphLoopFused => runner_gpu::build(ctx, &fused, Pipelines::Cached)?,
                 Variant::CompiledChosen => {
                     compile_choosing_kernels(ctx, &graph, Options::default())?.program
+                }
+                Variant::CompiledAutotuned => {
+                    let linears = LinearKernels::Autotuned(tuner);
+                    compile_with(ctx, &graph, Options::default(), linears)?.program
                 }
                 _ => compile(ctx, &graph, Options::default())?.program,
             };
@@ -166,8 +184,10 @@ pub fn measure_variant(
             (setup, stats, gpu_time(ctx, &program, n)?)
         }
     };
+    let tuning = tuner.tuning_time() - tuned_before;
     Ok(Measured {
-        setup,
+        setup: setup.saturating_sub(tuning),
+        tuning,
         per_run,
         gpu_per_run: gpu,
     })

@@ -1,0 +1,144 @@
+//! One shape on the GPU: inputs uploaded once, the CPU's answer computed once, and every
+//! candidate checked against that answer before it is timed.
+
+use std::sync::Arc;
+
+use gpu_context::{GpuContext, wgpu};
+
+use super::cache::ShapeKey;
+use crate::Error;
+use crate::matmul_ladder::tuned::{Epilogue, Tuning};
+use crate::matmul_ladder::{tuned_grid, tuned_pipeline};
+use crate::rng::SplitMix64;
+use crate::tensor::{GpuTensor, Tensor2D};
+
+/// The inputs of one product on the device, and the output the CPU computed for them.
+pub struct Trial {
+    shape: ShapeKey,
+    a: GpuTensor,
+    b: GpuTensor,
+    bias: Option<GpuTensor>,
+    c: GpuTensor,
+    expected: Tensor2D,
+    tolerance: f32,
+}
+
+/// A candidate compiled and bound to the trial's buffers.
+pub struct Prepared {
+    pipeline: Arc<wgpu::ComputePipeline>,
+    bind_group: wgpu::BindGroup,
+    grid: [u32; 3],
+}
+
+impl Trial {
+    pub fn new(ctx: &GpuContext, shape: ShapeKey) -> Result<Self, Error> {
+        let ShapeKey { m, k, n, epilogue } = shape;
+        let mut rng = SplitMix64::new((m * 31 + k * 17 + n) as u64);
+        let a = Tensor2D::random(m, k, 1.0, &mut rng);
+        let b = Tensor2D::random(k, n, 1.0, &mut rng);
+        let bias = Tensor2D::random(1, n, 1.0, &mut rng);
+        let mut expected = Tensor2D::zeros(m, n);
+        crate::cpu_matmul::reference(a.data(), b.data(), expected.data_mut(), m, k, n);
+        if epilogue != Epilogue::None {
+            for row in expected.data_mut().chunks_exact_mut(n) {
+                for (x, b) in row.iter_mut().zip(bias.data()) {
+                    *x += b;
+                    if epilogue == Epilogue::BiasRelu {
+                        *x = x.max(0.0);
+                    }
+                }
+            }
+        }
+        // Sums of k products of values in [-1, 1], added in another order: the error of each
+        // addition is at most one rounding of the partial sum (at most k in size).
+        let tolerance = 4.0 * f32::EPSILON * k as f32 * (k as f32).sqrt().max(1.0);
+        Ok(Trial {
+            shape,
+            a: GpuTensor::upload(ctx, "tune a", &a)?,
+            b: GpuTensor::upload(ctx, "tune b", &b)?,
+            bias: (epilogue != Epilogue::None)
+                .then(|| GpuTensor::upload(ctx, "tune bias", &bias))
+                .transpose()?,
+            c: GpuTensor::zeros(ctx, "tune c", m, n)?,
+            expected,
+            tolerance,
+        })
+    }
+
+    /// Compiles `t` for this shape and compares one run with the CPU's answer: `Ok(Err(why))`
+    /// when the candidate cannot run here or computes something else.
+    pub fn check(&self, ctx: &GpuContext, t: &Tuning) -> Result<Result<Prepared, String>, Error> {
+        let ShapeKey { m, k, n, .. } = self.shape;
+        let grid = match tuned_grid(ctx, t, m, k, n) {
+            Ok(grid) => grid,
+            Err(e) => return Ok(Err(e.to_string())),
+        };
+        let pipeline = match tuned_pipeline(ctx, "autotune candidate", t, m, k, n) {
+            Ok(p) => p,
+            Err(e) => return Ok(Err(e.to_string())),
+        };
+        let mut buffers = vec![&self.a.buffer, &self.b.buffer];
+        buffers.extend(self.bias.as_ref().map(|v| &v.buffer));
+        buffers.push(&self.c.buffer);
+        let bind_group = ctx.bind_buffers(&pipeline, &buffers);
+        let prepared = Prepared {
+            pipeline,
+            bind_group,
+            grid,
+        };
+        // NaN everywhere first: an element the kernel never writes cannot pass for a result.
+        let poison = vec![f32::NAN; m * n];
+        ctx.queue
+            .write_buffer(&self.c.buffer, 0, bytemuck::cast_slice(&poison));
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        prepared.record(&mut encoder, 1);
+        ctx.queue.submit([encoder.finish()]);
+        let got = self.c.download(ctx)?;
+        let worst = got
+            .data()
+            .iter()
+            .zip(self.expected.data())
+            .map(|(g, e)| (g - e).abs())
+            .fold(
+                0.0f32,
+                |w, d| if d.is_nan() { f32::INFINITY } else { w.max(d) },
+            );
+        Ok(if worst <= self.tolerance {
+            Ok(prepared)
+        } else {
+            Err(format!(
+                "differs from the CPU by up to {worst} (tolerance {})",
+                self.tolerance
+            ))
+        })
+    }
+
+    /// Median seconds per product over `samples` timed submissions (after one warm-up), each
+    /// of enough dispatches to be long against the timer's resolution.
+    pub fn time(&self, ctx: &GpuContext, p: &Prepared, samples: usize) -> Result<f64, Error> {
+        let ShapeKey { m, k, n, .. } = self.shape;
+        let flops = 2.0 * m as f64 * k as f64 * n as f64;
+        let repeats = (2e8 / flops).ceil().clamp(1.0, 32.0) as usize;
+        let mut times = Vec::with_capacity(samples);
+        for sample in 0..=samples {
+            let run = ctx.time_commands(|enc| p.record(enc, repeats))?;
+            if sample > 0 {
+                times.push(run.time.as_secs_f64() / repeats as f64);
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        Ok(times[times.len() / 2])
+    }
+}
+
+impl Prepared {
+    fn record(&self, encoder: &mut wgpu::CommandEncoder, repeats: usize) {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &self.bind_group, &[]);
+        let [x, y, z] = self.grid;
+        for _ in 0..repeats {
+            pass.dispatch_workgroups(x, y, z);
+        }
+    }
+}
