@@ -84,8 +84,10 @@ pub fn decide(runs: &[(Stats, Stats)]) -> Verdict {
 // ANCHOR_END: decide
 
 // ANCHOR: timer
-/// What the clock behind `Instant` can resolve: the smallest non-zero step seen between two
-/// back-to-back readings, and what one reading costs on average.
+/// The smallest time step `Instant` lets you observe: the smallest non-zero step between two
+/// back-to-back readings, and what one reading costs on average. Two readings can never be
+/// closer than the time one reading takes, so with a fine clock (the TSC ticks about every
+/// nanosecond) the step shows the cost of a reading, not the clock's own tick.
 #[derive(Clone, Copy, Debug)]
 pub struct TimerProbe {
     pub smallest_step: Duration,
