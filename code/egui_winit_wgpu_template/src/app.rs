@@ -76,6 +76,8 @@ struct Running {
     /// The engine's thread; joined on the way out.
     engine: Option<JoinHandle<()>>,
     adapter_json: String,
+    /// The two surfaces' present modes, recorded with a measurement.
+    present_modes: String,
 }
 
 struct App {
@@ -188,6 +190,10 @@ impl App {
             size.height,
             ColorSpace::Srgb,
         )?;
+        let present_modes = format!(
+            "present modes: panel {:?}, render window {:?}",
+            panel_config.present_mode, render_config.present_mode
+        );
 
         // ANCHOR: start_channels
         // Commands: unbounded, so the event loop never waits on the engine.
@@ -243,6 +249,7 @@ impl App {
             commands: command_tx,
             engine: Some(handle),
             adapter_json,
+            present_modes,
         })
     }
     // ANCHOR_END: start
@@ -463,7 +470,13 @@ impl ApplicationHandler<EngineWoke> for App {
                     .clone()
                     .unwrap_or_else(bench_harness::figures_dir);
                 let size = running.render_window.inner_size();
-                match m.write(&dir, &running.adapter_json, [size.width, size.height]) {
+                let notes = [running.present_modes.clone()];
+                match m.write(
+                    &dir,
+                    &running.adapter_json,
+                    [size.width, size.height],
+                    &notes,
+                ) {
                     Ok(files) => self.report.files.extend(files),
                     Err(e) => return self.fail(event_loop, e.into()),
                 }

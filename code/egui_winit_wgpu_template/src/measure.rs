@@ -76,12 +76,14 @@ impl Measurement {
     }
 
     /// Writes `template_latency.csv`, `template_fps.csv`, `template_measurements.csv` and the
-    /// sidecar `template_measurements.json` into `dir`; returns the paths written.
+    /// sidecar `template_measurements.json` (with `notes` among its notes) into `dir`; returns the
+    /// paths written.
     pub fn write(
         &self,
         dir: &Path,
         adapter_json: &str,
         size: [u32; 2],
+        notes: &[String],
     ) -> Result<Vec<PathBuf>, MeasureError> {
         if self.fps.is_empty() || self.latencies.is_empty() {
             return Err(MeasureError::NoSamples {
@@ -167,6 +169,7 @@ impl Measurement {
             CHANGE_EVERY.as_millis()
         ));
         sidecar.notes.push(format!("display: {}", display_name()));
+        sidecar.notes.extend(notes.iter().cloned());
         if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
             // Other programs on the machine compete for the CPU that lavapipe renders with.
             let load: Vec<&str> = load.split_whitespace().take(3).collect();
