@@ -37,7 +37,9 @@ fn shutdown_with_a_slow_consumer_drains_at_most_the_queues_and_loses_nothing() {
         .unwrap();
     let took = asked.elapsed();
     let (summaries, _) = recorder.finish().unwrap();
+    // ANCHOR_END: slow_consumer_test
 
+    // ANCHOR: slow_consumer_checks
     // Back-pressure held the source to the consumer's pace: what was left at shutdown fits in
     // the two queues plus one frame in each stage's hands, however long the source ran.
     let drained = seen.len() as u64 - 10;
@@ -55,7 +57,7 @@ fn shutdown_with_a_slow_consumer_drains_at_most_the_queues_and_loses_nothing() {
     assert_eq!(seen, (0..report.produced).collect::<Vec<_>>());
     assert_eq!(summaries.len() as u64, report.processed);
 }
-// ANCHOR_END: slow_consumer_test
+// ANCHOR_END: slow_consumer_checks
 
 #[test]
 fn shutdown_with_drop_oldest_counts_every_frame_it_dropped() {

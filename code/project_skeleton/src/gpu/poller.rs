@@ -37,7 +37,10 @@ impl CountingPoller {
             .map(|_| ())
             .map_err(|e| GpuError::Execution(e.to_string()))
     }
+}
+// ANCHOR_END: poller
 
+impl CountingPoller {
     pub fn polls(&self) -> u64 {
         self.polls
     }
@@ -46,4 +49,3 @@ impl CountingPoller {
         self.waits
     }
 }
-// ANCHOR_END: poller

@@ -301,6 +301,24 @@ mod tests {
         assert_eq!(counters.stats().sent, 1);
     }
 
+    // ANCHOR: plain_send
+    #[test]
+    fn a_plain_send_would_still_wait_after_the_consumer_goes() {
+        // What `send_or_wake` avoids: crossbeam's own blocking send, given 100 ms instead of
+        // for ever. The sender keeps a receiver of its own (`oldest`), so dropping the
+        // consumer's end leaves the channel connected, and nothing wakes the send.
+        let (tx, consumer) = crossbeam_channel::bounded(1);
+        let senders_own = consumer.clone();
+        tx.send(0).unwrap();
+        drop(consumer);
+        let waited = tx.send_timeout(1, std::time::Duration::from_millis(100));
+        assert_eq!(waited, Err(crossbeam_channel::SendTimeoutError::Timeout(1)));
+        // Only when the last receiver goes does the channel report the disconnection.
+        drop(senders_own);
+        assert!(tx.send(2).is_err());
+    }
+    // ANCHOR_END: plain_send
+
     #[test]
     fn a_sender_learns_that_the_consumer_has_gone() {
         for policy in [Policy::Block, Policy::DropOldest] {

@@ -12,7 +12,6 @@ pub struct Steps {
     pub alpha: f64,
 }
 
-// ANCHOR: timestep
 /// The accumulator of unsimulated time, with a clamp against the spiral of death: when frames
 /// take longer than the steps they run, the backlog grows every frame; at most `max_steps` run
 /// per frame, and the rest of the backlog is thrown away (and counted) instead.
@@ -37,6 +36,7 @@ impl FixedTimestep {
         }
     }
 
+    // ANCHOR: timestep
     /// A frame took `elapsed` since the last one: how many steps to run, and the alpha.
     pub fn advance(&mut self, elapsed: Duration) -> Steps {
         self.accumulator = self.accumulator.saturating_add(elapsed);
