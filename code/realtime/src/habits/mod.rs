@@ -8,6 +8,8 @@
 //!   and checked float-to-integer conversion;
 //! - [`counters`]: a counter whose `+= 1` overflows differently in debug and release builds,
 //!   against counters that say what should happen at the limit;
+//! - [`state`]: a level meter that remembers every frame it saw, against a pure function and a
+//!   smoothed level whose state the caller passes in and gets back;
 //! - [`draft`]: a first draft with `todo!()` where the details go, which the compiler checks for
 //!   shape before any detail is written.
 
@@ -15,3 +17,4 @@ pub mod conversions;
 pub mod counters;
 pub mod draft;
 pub mod settings;
+pub mod state;

@@ -1,12 +1,12 @@
 //! Habit: types, not strings, for settings; check them once, at the edge.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 // ANCHOR: stringly
 /// Before: every reader looks its value up by name, converts it, and picks a default. A
 /// misspelt key ("windw") or a value that does not parse quietly becomes the default, and a
 /// negative window quietly becomes zero: the mistake surfaces, if at all, as odd output.
-pub fn window_from_map(config: &HashMap<String, String>) -> usize {
+pub fn window_from_map(config: &BTreeMap<String, String>) -> usize {
     config
         .get("window")
         .and_then(|text| text.parse::<f64>().ok())
@@ -17,7 +17,9 @@ pub fn window_from_map(config: &HashMap<String, String>) -> usize {
 // ANCHOR: typed
 /// After: one struct, a named field per setting (the unit in the name where there is one).
 /// Its fields are private, so the only way to get one is `parse`, which rejects what it does
-/// not understand: code that takes a `Settings` needs no checks of its own.
+/// not understand: code that takes a `Settings` needs no checks of its own. The text arrives in a
+/// `BTreeMap`, which iterates in key order, so with two bad keys the same one is reported on
+/// every run (a `HashMap`'s order changes from run to run).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
     sample_rate_hz: u32,
@@ -29,7 +31,7 @@ pub struct Settings {
 pub const MAX_GAIN: i32 = 1000;
 
 impl Settings {
-    pub fn parse(config: &HashMap<String, String>) -> Result<Self, SettingsError> {
+    pub fn parse(config: &BTreeMap<String, String>) -> Result<Self, SettingsError> {
         let mut settings = Settings {
             sample_rate_hz: 48_000,
             window: 8,
@@ -98,7 +100,7 @@ pub enum SettingsError {
 mod tests {
     use super::*;
 
-    fn map(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+    fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
         pairs
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -134,6 +136,19 @@ mod tests {
                 .to_string()
                 .contains("sample_rate_hz, window and gain")
         );
+    }
+
+    #[test]
+    fn with_two_bad_keys_the_first_in_key_order_is_reported_every_time() {
+        // A fresh map each time: a HashMap would get a new random order on most of them.
+        for _ in 0..20 {
+            let config = map(&[("windw", "64"), ("gain", "5000")]);
+            let error = Settings::parse(&config).unwrap_err();
+            assert!(
+                matches!(&error, SettingsError::OutOfRange { key, .. } if key == "gain"),
+                "{error}"
+            );
+        }
     }
 
     #[test]

@@ -3,7 +3,8 @@
 use crate::workload::{find_peaks_into, sensor_frame, smooth_into};
 
 // ANCHOR: before
-/// Before: every iteration builds two fresh vectors (two allocations, two frees).
+/// Before: every iteration builds two fresh vectors, and `smoothed` grows from empty by `push`:
+/// about ten reallocations up to 4 KiB, then the peaks' allocation, then the frees.
 pub fn allocating(input: &[f32]) -> usize {
     let mut smoothed = Vec::new();
     smooth_into(input, &mut smoothed);

@@ -188,8 +188,7 @@ pub fn wakeup_lateness(
     .join();
     stop.store(true, Ordering::Relaxed);
     for spinner in spinners {
-        // A spinner only loads a flag; it cannot panic.
-        let _ = spinner.join();
+        let _ = spinner.join(); // a spinner only loads a flag; it cannot panic
     }
     measured.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
