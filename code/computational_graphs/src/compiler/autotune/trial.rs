@@ -24,6 +24,7 @@ pub struct Trial {
 }
 
 /// A candidate compiled and bound to the trial's buffers.
+#[derive(Clone)]
 pub struct Prepared {
     pipeline: Arc<wgpu::ComputePipeline>,
     bind_group: wgpu::BindGroup,
