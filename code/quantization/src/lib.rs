@@ -7,7 +7,10 @@
 //! 4. [`ops`]: quantized and sparse Linear layers as `graph::CustomOperator`s (CPU + WGSL);
 //! 5. [`model`]: a tiny spiral classifier trained here, its weights in safetensors;
 //! 6. [`gemm`] and [`energy`]: GPU GEMM kernels for f32, f16 and int8, and joules per inference;
-//! 7. [`specialisations`]: small formats of real-time graphics and their errors.
+//! 7. [`specialisations`]: small formats of real-time graphics and their errors;
+//! 8. [`noise`], [`weight_schemes`] and [`qat`]: the step²/12 noise model against measurement,
+//!    whole-model weight quantization scheme by scheme with its bytes per weight, and
+//!    quantization-aware fine-tuning with the straight-through estimator.
 
 pub mod affine;
 pub mod energy;
@@ -17,9 +20,12 @@ pub mod gemm;
 pub mod group4;
 pub mod int8;
 pub mod model;
+pub mod noise;
 pub mod ops;
 pub mod prune;
+pub mod qat;
 pub mod sparse;
 pub mod specialisations;
+pub mod weight_schemes;
 
 pub use error::QuantError;

@@ -33,13 +33,13 @@ impl LayerMask {
 }
 
 /// Adam's running averages for one tensor.
-struct Moments {
+pub(crate) struct Moments {
     m: Vec<f32>,
     v: Vec<f32>,
 }
 
 impl Moments {
-    fn new(len: usize) -> Self {
+    pub(crate) fn new(len: usize) -> Self {
         Self {
             m: vec![0.0; len],
             v: vec![0.0; len],
@@ -49,7 +49,14 @@ impl Moments {
     // ANCHOR: adam_masked
     /// One Adam step. A masked-off parameter gets a zero gradient, so its moments stay zero
     /// and so does its update: a pruned weight stays exactly zero.
-    fn step(&mut self, params: &mut [f32], grad: &[f32], keep: &[bool], rate: f32, t: i32) {
+    pub(crate) fn step(
+        &mut self,
+        params: &mut [f32],
+        grad: &[f32],
+        keep: &[bool],
+        rate: f32,
+        t: i32,
+    ) {
         let (b1, b2) = (0.9f32, 0.999f32);
         let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
         for i in 0..params.len() {
@@ -155,17 +162,17 @@ fn zero_masked(values: &mut [f32], keep: &[bool]) {
 }
 
 /// Fisher–Yates with the training seed.
-fn shuffle(order: &mut [usize], rng: &mut SplitMix64) {
+pub(crate) fn shuffle(order: &mut [usize], rng: &mut SplitMix64) {
     for i in (1..order.len()).rev() {
         order.swap(i, rng.below(i as u64 + 1) as usize);
     }
 }
 
 /// One layer's gradients: weights (k×n) and biases (n).
-type LayerGrads = (Vec<f32>, Vec<f32>);
+pub(crate) type LayerGrads = (Vec<f32>, Vec<f32>);
 
 /// Mean softmax cross-entropy of a minibatch and its gradient for each layer's (W, b).
-fn gradients(model: &Mlp, x: &[f32], labels: &[usize]) -> (f32, Vec<LayerGrads>) {
+pub(crate) fn gradients(model: &Mlp, x: &[f32], labels: &[usize]) -> (f32, Vec<LayerGrads>) {
     let rows = labels.len();
     let mut acts = vec![x.to_vec()];
     let last = model.layers.len() - 1;

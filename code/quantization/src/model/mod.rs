@@ -12,6 +12,7 @@ mod spirals;
 mod weights;
 
 pub use finetune::{LayerMask, Recipe, train_masked};
+pub(crate) use finetune::{Moments, gradients, shuffle};
 pub use graph::{GraphLayer, model_graph};
 pub use mlp::{Mlp, accuracy, train};
 pub use pruning::{Pruning, apply_masks, hidden_masks, hidden_sparsity};

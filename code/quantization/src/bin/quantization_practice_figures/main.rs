@@ -1,0 +1,45 @@
+//! Figures of the quantization page's practice sections (run from the repository root):
+//!
+//! - `noise`: measured SQNR against the step²/12 model, 2–8 bits, per tensor and per channel,
+//!   on Gaussian weights and on the shipped spiral model's hidden layer (computed exactly);
+//! - `schemes`: test accuracy of a spiral MLP trained here, its weights quantized 8-bit and
+//!   4-bit per tensor, per channel and in groups (deterministic: seeded data, weights, order).
+
+mod noise;
+mod schemes;
+
+use bench_harness::{FigureArgs, Sidecar};
+
+const PARTS: &[&str] = &["noise", "schemes"];
+
+/// File names carry the machine label when one is given (`quant_vm2core_noise`).
+fn figure_name(args: &FigureArgs, name: &str) -> String {
+    match &args.machine {
+        Some(m) => format!("quant_{m}_{name}"),
+        None => format!("quant_{name}"),
+    }
+}
+
+fn sidecar(name: &str, description: &str, notes: Vec<String>) -> Sidecar {
+    let mut s = Sidecar::new(name, description);
+    s.notes = notes;
+    s
+}
+
+fn run(args: &FigureArgs) -> anyhow::Result<()> {
+    args.start(PARTS)?;
+    if args.wants("noise") {
+        noise::run(args)?;
+    }
+    if args.wants("schemes") {
+        schemes::run(args)?;
+    }
+    Ok(())
+}
+
+fn main() -> std::process::ExitCode {
+    let args = FigureArgs::parse_with_about(
+        "Quantization noise against the step²/12 model, and accuracy of weight schemes",
+    );
+    bench_harness::exit_code(run(&args))
+}

@@ -1,0 +1,242 @@
+//! Test accuracy of a trained spiral MLP with its weights stored by each scheme: post-training
+//! quantization, no retraining. Deterministic: seeds fix the data, the initial weights and the
+//! minibatch order.
+
+use bench_harness::{Bar, BarChart, Csv, FigureArgs, figures_dir};
+use quantization::affine::Calibration;
+use quantization::fake_quant::Granularity;
+use quantization::model::{LayerMask, Mlp, Recipe, SpiralTask, accuracy, train_masked};
+use quantization::noise::measure;
+use quantization::qat::train_quantization_aware;
+use quantization::weight_schemes::{WeightScheme, model_bytes_per_weight, quantize_model};
+use rayon::prelude::*;
+
+use super::{figure_name, sidecar};
+
+// ANCHOR: setup
+/// Three arms of three turns each: a wide model needs most of its weights to separate them.
+const TASK: SpiralTask = SpiralTask {
+    classes: 3,
+    turns: 3.0,
+    noise: 0.15,
+};
+const WIDTHS: [usize; 4] = [2, 256, 256, 3];
+const TRAIN: Recipe = Recipe {
+    epochs: 200,
+    batch: 32,
+    rate: 2e-3,
+    seed: 40,
+};
+const SCHEMES: [WeightScheme; 7] = [
+    WeightScheme::F32,
+    WeightScheme::PerTensor(8),
+    WeightScheme::PerChannel(8),
+    WeightScheme::PerTensor(4),
+    WeightScheme::PerChannel(4),
+    WeightScheme::Groups4(64),
+    WeightScheme::Groups4(32),
+];
+/// Quantization-aware fine-tuning of the trained model: a tenth of the epochs, a quarter of the
+/// rate. The same fine-tuning in plain f32, quantized afterwards, is the control.
+const FINE_TUNE: Recipe = Recipe {
+    epochs: 20,
+    batch: 32,
+    rate: 5e-4,
+    seed: 60,
+};
+/// The scheme that QAT is tried on.
+const QAT_SCHEME: WeightScheme = WeightScheme::PerTensor(4);
+// ANCHOR_END: setup
+
+/// Seeds of the repeated runs: each sets the initial weights and the minibatch order.
+const RUNS: [u64; 3] = [1, 2, 3];
+
+/// One row of results: what was done, its bytes per weight, its test accuracy per run.
+struct Row {
+    label: String,
+    bytes: f64,
+}
+
+/// The rows' labels and sizes, in the order `one_run` returns accuracies.
+fn rows() -> Vec<Row> {
+    let shape = Mlp::new(&WIDTHS, 0);
+    let qat_bytes = model_bytes_per_weight(&shape, QAT_SCHEME);
+    let mut rows: Vec<Row> = (SCHEMES.iter())
+        .map(|&s| Row {
+            label: s.to_string(),
+            bytes: model_bytes_per_weight(&shape, s),
+        })
+        .collect();
+    rows.push(Row {
+        label: format!("{QAT_SCHEME}, f32 fine-tune then PTQ"),
+        bytes: qat_bytes,
+    });
+    rows.push(Row {
+        label: format!("{QAT_SCHEME}, QAT"),
+        bytes: qat_bytes,
+    });
+    rows
+}
+
+// ANCHOR: experiment
+/// Train one model, then: every scheme post-training (PTQ); fine-tuning in f32 followed by
+/// PTQ (the control); quantization-aware fine-tuning (QAT). Test accuracies in `rows()` order,
+/// and each layer's weight ranges.
+fn one_run(seed: u64, quick: bool) -> anyhow::Result<(Vec<f64>, Vec<Range>)> {
+    let (train, test) = (TASK.sample(700, 100 + seed), TASK.sample(1000, 200));
+    let mut model = Mlp::new(&WIDTHS, seed);
+    let masks: Vec<LayerMask> = (model.layers.iter())
+        .map(|(w, _)| LayerMask::dense(w.rows(), w.cols()))
+        .collect();
+    let shorten = |r: Recipe| Recipe {
+        epochs: if quick { r.epochs / 10 } else { r.epochs },
+        seed: r.seed + seed,
+        ..r
+    };
+    train_masked(&mut model, &train, &shorten(TRAIN), &masks)?;
+    let test_acc = |m: &Mlp, s: WeightScheme| -> anyhow::Result<f64> {
+        Ok(accuracy(
+            &quantize_model(m, s)?.forward(&test.x),
+            &test.labels,
+        ))
+    };
+    let mut accs = (SCHEMES.iter())
+        .map(|&s| test_acc(&model, s))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut control = model.clone();
+    train_masked(&mut control, &train, &shorten(FINE_TUNE), &masks)?;
+    accs.push(test_acc(&control, QAT_SCHEME)?);
+    let mut qat = model.clone();
+    train_quantization_aware(&mut qat, &train, &shorten(FINE_TUNE), QAT_SCHEME)?;
+    accs.push(test_acc(&qat, QAT_SCHEME)?);
+    Ok((accs, ranges(seed, &model)?))
+}
+// ANCHOR_END: experiment
+
+/// How unequal one layer's output columns are: the spread that per-tensor scales pay for.
+struct Range {
+    seed: u64,
+    layer: usize,
+    rows: usize,
+    cols: usize,
+    tensor_max: f32,
+    median_column_max: f32,
+    smallest_column_max: f32,
+    /// 99 % of the layer's |w| lie below this.
+    p99: f32,
+    /// SQNR of the layer at 4 bits with one scale, and with one per column.
+    sqnr4_tensor_db: f64,
+    sqnr4_channel_db: f64,
+}
+
+fn ranges(seed: u64, model: &Mlp) -> anyhow::Result<Vec<Range>> {
+    (model.layers.iter().enumerate())
+        .map(|(layer, (w, _))| {
+            let sqnr4 = |g| -> anyhow::Result<f64> {
+                Ok(measure(w, 4, g, Calibration::MinMax)?.measured_sqnr_db())
+            };
+            let (k, n) = w.shape();
+            let mut col_max: Vec<f32> = (0..n)
+                .map(|c| (0..k).fold(0.0f32, |m, r| m.max(w.get(r, c).abs())))
+                .collect();
+            col_max.sort_by(f32::total_cmp);
+            let mut mags: Vec<f32> = w.data().iter().map(|x| x.abs()).collect();
+            mags.sort_by(f32::total_cmp);
+            let p99 = mags[(mags.len() - 1) * 99 / 100];
+            Ok(Range {
+                seed,
+                layer,
+                rows: k,
+                cols: n,
+                tensor_max: col_max[n - 1],
+                median_column_max: col_max[n / 2],
+                smallest_column_max: col_max[0],
+                p99,
+                sqnr4_tensor_db: sqnr4(Granularity::PerTensor)?,
+                sqnr4_channel_db: sqnr4(Granularity::PerChannel)?,
+            })
+        })
+        .collect()
+}
+
+pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
+    let runs = if args.quick { &RUNS[..1] } else { &RUNS[..] };
+    let results = runs
+        .par_iter()
+        .map(|&seed| one_run(seed, args.quick))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let name = figure_name(args, "weight_schemes");
+    let mut csv = Csv::new(&["scheme", "bytes_per_weight", "seed", "test_accuracy"]);
+    let mut bars: Vec<Bar> = Vec::new();
+    for (i, row) in rows().iter().enumerate() {
+        let accs: Vec<f64> = results.iter().map(|(r, _)| r[i] * 100.0).collect();
+        for (seed, acc) in runs.iter().zip(&accs) {
+            csv.row(&[
+                row.label.clone(),
+                format!("{:.4}", row.bytes),
+                seed.to_string(),
+                format!("{acc:.2}"),
+            ]);
+        }
+        let mean = accs.iter().sum::<f64>() / accs.len() as f64;
+        let (lo, hi) = (accs.iter()).fold((f64::MAX, f64::MIN), |(l, h), &a| (l.min(a), h.max(a)));
+        bars.push((
+            format!("{} ({:.2} B/w)", row.label, row.bytes),
+            mean,
+            Some((lo, hi)),
+        ));
+        println!(
+            "{:>40}: {:.3} B/weight, accuracy {accs:.2?}",
+            row.label, row.bytes
+        );
+    }
+    let mut range_csv = Csv::new(&[
+        "seed",
+        "layer",
+        "rows",
+        "cols",
+        "tensor_max_abs",
+        "median_column_max_abs",
+        "smallest_column_max_abs",
+        "p99_abs",
+        "sqnr_4bit_per_tensor_db",
+        "sqnr_4bit_per_channel_db",
+    ]);
+    for r in results.iter().flat_map(|(_, r)| r) {
+        range_csv.row(&[
+            r.seed.to_string(),
+            r.layer.to_string(),
+            r.rows.to_string(),
+            r.cols.to_string(),
+            format!("{:.4}", r.tensor_max),
+            format!("{:.4}", r.median_column_max),
+            format!("{:.4}", r.smallest_column_max),
+            format!("{:.4}", r.p99),
+            format!("{:.2}", r.sqnr4_tensor_db),
+            format!("{:.2}", r.sqnr4_channel_db),
+        ]);
+    }
+    let dir = figures_dir();
+    csv.write(&dir.join(format!("{name}.csv")))?;
+    range_csv.write(&dir.join(format!("{name}_ranges.csv")))?;
+    BarChart {
+        title: "Spiral MLP: test accuracy with weights quantized after training".into(),
+        subtitle: format!(
+            "2→256→256→3, {} seeds (bar: mean, whiskers: lowest and highest), 3000 test points; B/w: bytes per weight",
+            runs.len()
+        ),
+        y_label: "test accuracy (%)".into(),
+        log_y: false,
+        bars,
+    }
+    .write(&dir.join(format!("{name}.svg")))?;
+    sidecar(
+        &name,
+        "Post-training weight quantization of a spiral MLP trained here, scheme by scheme",
+        vec![format!(
+            "task {TASK:?}; widths {WIDTHS:?}; recipe {TRAIN:?}; seeds {runs:?}"
+        )],
+    )
+    .write(&dir.join(format!("{name}.json")))?;
+    Ok(())
+}
