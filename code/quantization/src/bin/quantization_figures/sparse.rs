@@ -3,6 +3,7 @@ use computational_graphs::graph::CustomOperator;
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
 use gpu_context::{GpuContext, wgpu};
+use quantization::gemm::{GemmKind, GemmOnDevice};
 use quantization::ops::SparseLinear;
 use quantization::prune::{prune_2_4, prune_magnitude};
 use quantization::sparse::{Csr, Sparse24, Weights};
@@ -141,6 +142,26 @@ pub fn run_gpu(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
             eprintln!("sparse gpu {label} at {sparsity}: {:.3} ms", t * 1e3);
         }
     }
+    // The crate's tiled GEMM on the same shapes: what a dense product costs when its kernel
+    // reuses tiles of x and W from workgroup memory instead of one output per invocation.
+    let gemm = GemmOnDevice::new(ctx, GemmKind::F32, s.m, s.n, s.k, 3)?;
+    let reps = if args.quick { 2 } else { 5 };
+    gemm.time(ctx, reps)?; // warm-up: pipeline, caches, clocks
+    let mut samples = (0..5)
+        .map(|_| gemm.time(ctx, reps))
+        .collect::<Result<Vec<_>, _>>()?;
+    samples.sort_by(f64::total_cmp);
+    let tiled = samples[2];
+    csv.row(&[
+        "dense tiled GEMM".into(),
+        "0".into(),
+        format!("{tiled:.6e}"),
+    ]);
+    let mut tiled_series = Series::new("dense, tiled GEMM (gemm.rs)");
+    tiled_series.point(0.0, tiled * 1e3);
+    tiled_series.point(0.99, tiled * 1e3);
+    series.push(tiled_series);
+    eprintln!("sparse gpu tiled GEMM: {:.3} ms", tiled * 1e3);
     let adapter = ctx.adapter.get_info().name;
     let sub = format!("{adapter}, wgpu 30; x {}×{} · W {}×{}", s.m, s.k, s.k, s.n);
     write(
