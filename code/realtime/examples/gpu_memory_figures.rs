@@ -27,12 +27,23 @@ fn main() -> anyhow::Result<()> {
         .adapter
         .features()
         .contains(wgpu::Features::MAPPABLE_PRIMARY_BUFFERS);
+    // Offered is not cheap: map the GPU's own buffers only where CPU and GPU share memory.
+    let shared_memory = matches!(
+        info.device_type,
+        wgpu::DeviceType::IntegratedGpu | wgpu::DeviceType::Cpu
+    );
+    let map_directly = mappable && shared_memory;
     println!(
-        "{} ({:?}, {:?}): MAPPABLE_PRIMARY_BUFFERS {}",
+        "{} ({:?}, {:?}): MAPPABLE_PRIMARY_BUFFERS {}; {}",
         info.name,
         info.device_type,
         info.backend,
-        if mappable { "offered" } else { "not offered" }
+        if mappable { "offered" } else { "not offered" },
+        if map_directly {
+            "map the GPU's buffers directly"
+        } else {
+            "stage uploads and read-backs through copies"
+        }
     );
     // ANCHOR_END: mappable
 

@@ -3,6 +3,7 @@
 use super::{Event, Settings, WINDOW};
 
 // ANCHOR: prototype
+// ANCHOR: prototype_steps
 pub fn detect_events(raw: &[i16], s: Settings) -> Vec<Event> {
     let calibrated: Vec<i32> = raw
         .iter()
@@ -28,6 +29,7 @@ pub fn detect_events(raw: &[i16], s: Settings) -> Vec<Event> {
             window.iter().sum::<i32>() / window.len() as i32
         })
         .collect();
+    // ANCHOR_END: prototype_steps
     let mut events = Vec::new();
     let mut open: Option<Event> = None;
     for (i, &v) in smoothed.iter().enumerate() {

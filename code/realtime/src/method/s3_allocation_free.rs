@@ -1,6 +1,7 @@
 //! Stage 3: optimised only now, with stage 2 as the reference. The despiker keeps two samples,
 //! the moving average a fixed array and a running sum, and events go into a buffer the caller
-//! owns and reuses. After the first call, `process` allocates nothing (a test counts).
+//! owns and reuses. From the first call on, `process` allocates nothing as long as that buffer has
+//! room (a test counts).
 
 use super::{Event, Settings, WINDOW};
 
