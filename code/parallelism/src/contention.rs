@@ -67,59 +67,76 @@ pub struct Run {
     pub final_value: u64,
 }
 
+/// The one value every thread updates, in each of the four forms.
+struct Shared {
+    mutex: Mutex<u64>,
+    rwlock: RwLock<u64>,
+    atomic: AtomicU64,
+}
+
+// ANCHOR: contended
+/// Operation `i` of thread `t`: one update done the `sharing` way, with `rounds` of work (`step`
+/// works, then returns 1 to add). Returns the CAS loop's failed compare-exchanges (else 0).
+#[inline(always)]
+fn operate(shared: &Shared, sharing: Sharing, t: u64, i: u64, rounds: u32) -> u64 {
+    let mut failed = 0;
+    match sharing {
+        Sharing::Mutex => {
+            let mut v = shared.mutex.lock().unwrap();
+            *v += step(*v ^ t, rounds);
+        }
+        Sharing::RwLockReadMostly if !i.is_multiple_of(16) => {
+            let v = shared.rwlock.read().unwrap();
+            std::hint::black_box(work(*v ^ t, rounds));
+        }
+        Sharing::RwLockReadMostly => {
+            let mut v = shared.rwlock.write().unwrap();
+            *v += step(*v ^ t, rounds);
+        }
+        Sharing::FetchAdd => {
+            let add = step(i ^ t, rounds);
+            shared.atomic.fetch_add(add, Ordering::Relaxed);
+        }
+        Sharing::CasLoop => {
+            let mut old = shared.atomic.load(Ordering::Relaxed);
+            loop {
+                let new = old + step(old ^ t, rounds);
+                match shared.atomic.compare_exchange_weak(
+                    old,
+                    new,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                ) {
+                    Ok(_) => break,
+                    Err(seen) => (old, failed) = (seen, failed + 1),
+                }
+            }
+        }
+    }
+    failed
+}
+// ANCHOR_END: contended
+
 /// `threads` threads each do `ops` operations on one shared value, each with `rounds` of work.
 /// `threads` must be at least 1.
 pub fn contend(sharing: Sharing, threads: usize, ops: u64, rounds: u32) -> Run {
-    let mutex = Mutex::new(0u64);
-    let rwlock = RwLock::new(0u64);
-    let atomic = AtomicU64::new(0);
+    let shared = Shared {
+        mutex: Mutex::new(0),
+        rwlock: RwLock::new(0),
+        atomic: AtomicU64::new(0),
+    };
     let retries = AtomicU64::new(0);
     let start = Barrier::new(threads);
     let spans: Vec<(Instant, Instant)> = thread::scope(|s| {
         let workers: Vec<_> = (0..threads as u64)
             .map(|t| {
-                let (mutex, rwlock, atomic, retries, start) =
-                    (&mutex, &rwlock, &atomic, &retries, &start);
+                let (shared, retries, start) = (&shared, &retries, &start);
                 s.spawn(move || {
                     start.wait();
                     let began = Instant::now();
                     let mut failed = 0;
                     for i in 0..ops {
-                        // ANCHOR: contended
-                        match sharing {
-                            Sharing::Mutex => {
-                                let mut v = mutex.lock().unwrap();
-                                *v += step(*v ^ t, rounds);
-                            }
-                            Sharing::RwLockReadMostly if i % 16 != 0 => {
-                                let v = rwlock.read().unwrap();
-                                std::hint::black_box(work(*v ^ t, rounds));
-                            }
-                            Sharing::RwLockReadMostly => {
-                                let mut v = rwlock.write().unwrap();
-                                *v += step(*v ^ t, rounds);
-                            }
-                            Sharing::FetchAdd => {
-                                let add = step(i ^ t, rounds);
-                                atomic.fetch_add(add, Ordering::Relaxed);
-                            }
-                            Sharing::CasLoop => {
-                                let mut old = atomic.load(Ordering::Relaxed);
-                                loop {
-                                    let new = old + step(old ^ t, rounds);
-                                    match atomic.compare_exchange_weak(
-                                        old,
-                                        new,
-                                        Ordering::Relaxed,
-                                        Ordering::Relaxed,
-                                    ) {
-                                        Ok(_) => break,
-                                        Err(seen) => (old, failed) = (seen, failed + 1),
-                                    }
-                                }
-                            }
-                        }
-                        // ANCHOR_END: contended
+                        failed += operate(shared, sharing, t, i, rounds);
                     }
                     retries.fetch_add(failed, Ordering::Relaxed);
                     (began, Instant::now())
@@ -141,9 +158,9 @@ pub fn contend(sharing: Sharing, threads: usize, ops: u64, rounds: u32) -> Run {
         .expect("at least one thread");
     let elapsed = last - first;
     let final_value = match sharing {
-        Sharing::Mutex => mutex.into_inner().unwrap(),
-        Sharing::RwLockReadMostly => rwlock.into_inner().unwrap(),
-        Sharing::FetchAdd | Sharing::CasLoop => atomic.into_inner(),
+        Sharing::Mutex => shared.mutex.into_inner().unwrap(),
+        Sharing::RwLockReadMostly => shared.rwlock.into_inner().unwrap(),
+        Sharing::FetchAdd | Sharing::CasLoop => shared.atomic.into_inner(),
     };
     Run {
         elapsed,

@@ -49,28 +49,39 @@ impl Account {
     }
 }
 
-/// A lock that could not be taken in time: probably a deadlock.
+/// Why a transfer's lock could not be taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "account {account}'s lock was not free within {waited:?}: the thread holding it is probably \
-     waiting for a lock this thread holds; take locks in one global order"
-)]
-pub struct LockTimeout {
-    pub account: u32,
-    pub waited: Duration,
+pub enum LockError {
+    /// Not free in time: probably a deadlock.
+    #[error(
+        "account {account}'s lock was not free within {waited:?}: the thread holding it is \
+         probably waiting for a lock this thread holds; take locks in one global order"
+    )]
+    Timeout { account: u32, waited: Duration },
+    /// A thread panicked while holding it, perhaps between a debit and its credit.
+    #[error(
+        "account {account}'s lock is poisoned: a thread panicked during a transfer, so the \
+         balances may be half-updated; check the total before clearing the poison"
+    )]
+    Poisoned { account: u32 },
 }
 
 // ANCHOR: lock_within
 /// `lock()` with a time limit, built from `try_lock`: std's Mutex has no timed lock.
-fn lock_within(account: &Account, limit: Duration) -> Result<MutexGuard<'_, i64>, LockTimeout> {
+/// A poisoned lock is an error too: a money transfer must not carry on from a half-done one.
+fn lock_within(account: &Account, limit: Duration) -> Result<MutexGuard<'_, i64>, LockError> {
     let deadline = Instant::now() + limit;
     loop {
         match account.balance.try_lock() {
             Ok(guard) => return Ok(guard),
-            Err(TryLockError::Poisoned(p)) => return Ok(p.into_inner()),
+            Err(TryLockError::Poisoned(_)) => {
+                return Err(LockError::Poisoned {
+                    account: account.id,
+                });
+            }
             Err(TryLockError::WouldBlock) if Instant::now() < deadline => thread::yield_now(),
             Err(TryLockError::WouldBlock) => {
-                return Err(LockTimeout {
+                return Err(LockError::Timeout {
                     account: account.id,
                     waited: limit,
                 });
@@ -89,7 +100,7 @@ pub fn transfer_naive(
     amount: i64,
     limit: Duration,
     between: impl FnOnce(),
-) -> Result<(), LockTimeout> {
+) -> Result<(), LockError> {
     let mut source = lock_within(from, limit)?;
     between();
     let mut target = lock_within(to, limit)?;
@@ -106,7 +117,7 @@ pub fn transfer_ordered(
     amount: i64,
     limit: Duration,
     between: impl FnOnce(),
-) -> Result<(), LockTimeout> {
+) -> Result<(), LockError> {
     let (first, second, sign) = if from.id < to.id {
         (from, to, 1)
     } else {
@@ -193,7 +204,7 @@ mod tests {
         });
         // Each thread held one lock and waited for the other's. The first to give up releases
         // its lock, which may let the other finish; at least one of them must have timed out.
-        let timed_out: Vec<LockTimeout> = [ab, ba].into_iter().filter_map(Result::err).collect();
+        let timed_out: Vec<LockError> = [ab, ba].into_iter().filter_map(Result::err).collect();
         assert!(
             !timed_out.is_empty(),
             "the opposite order always deadlocks here"
@@ -221,6 +232,24 @@ mod tests {
         assert_eq!((a.balance(), b.balance()), (1_020, 980));
     }
     // ANCHOR_END: deadlock_tests
+
+    #[test]
+    fn a_transfer_refuses_a_poisoned_account() {
+        let (a, b) = (Account::new(1, 100), Account::new(2, 100));
+        let limit = Duration::from_millis(200);
+        let panicked = thread::scope(|s| {
+            s.spawn(|| transfer_ordered(&a, &b, 10, limit, || panic!("between the two locks")))
+                .join()
+        });
+        assert!(
+            panicked.is_err(),
+            "the transfer panicked holding account 1's lock"
+        );
+        let refused = transfer_ordered(&a, &b, 10, limit, || {});
+        assert_eq!(refused, Err(LockError::Poisoned { account: 1 }));
+        assert!(refused.unwrap_err().to_string().contains("check the total"));
+        assert_eq!(a.balance() + b.balance(), 200);
+    }
 
     #[test]
     fn every_job_is_taken_exactly_once() {

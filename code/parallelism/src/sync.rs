@@ -27,6 +27,7 @@ pub(crate) use loom::cell::UnsafeCell;
 #[cfg(not(loom))]
 #[derive(Debug)]
 pub(crate) struct UnsafeCell<T>(std::cell::UnsafeCell<T>);
+// ANCHOR_END: shim
 
 #[cfg(not(loom))]
 impl<T> UnsafeCell<T> {
@@ -48,4 +49,3 @@ impl<T> UnsafeCell<T> {
         f(self.0.get())
     }
 }
-// ANCHOR_END: shim

@@ -57,7 +57,6 @@ fn spin_lock_relaxed_is_caught() {
 }
 // ANCHOR_END: spin_lock_models
 
-// ANCHOR: spsc_models
 #[test]
 fn spsc_correct_passes() {
     model(|| {
@@ -84,6 +83,7 @@ fn spsc_correct_passes() {
     });
 }
 
+// ANCHOR: spsc_models
 #[test]
 #[should_panic(expected = "Causality violation")]
 fn spsc_relaxed_is_caught() {

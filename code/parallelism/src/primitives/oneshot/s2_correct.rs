@@ -4,7 +4,7 @@ use std::mem::MaybeUninit;
 
 use crate::sync::{Arc, AtomicBool, Ordering, UnsafeCell, hint};
 
-// ANCHOR: oneshot
+// ANCHOR: oneshot_slot
 struct Slot<T> {
     message: UnsafeCell<MaybeUninit<T>>,
     ready: AtomicBool,
@@ -24,7 +24,9 @@ pub fn channel<T>() -> (Sender<T>, Receiver<T>) {
     });
     (Sender(slot.clone()), Receiver(slot))
 }
+// ANCHOR_END: oneshot_slot
 
+// ANCHOR: oneshot_hand_over
 impl<T> Sender<T> {
     /// Sends the message. Taking `self` by value makes a second send a compile error.
     pub fn send(self, message: T) {
@@ -49,7 +51,10 @@ impl<T> Receiver<T> {
             None
         }
     }
+}
+// ANCHOR_END: oneshot_hand_over
 
+impl<T> Receiver<T> {
     /// Waits for the message by spinning. (A sender dropped unsent would leave this spinning:
     /// a full channel adds a "sender gone" state for that; this one stays minimal.)
     pub fn receive(mut self) -> T {
@@ -61,7 +66,6 @@ impl<T> Receiver<T> {
         }
     }
 }
-// ANCHOR_END: oneshot
 
 impl<T> Drop for Slot<T> {
     fn drop(&mut self) {

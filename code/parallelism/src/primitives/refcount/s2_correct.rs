@@ -5,7 +5,7 @@ use std::ptr::NonNull;
 
 use crate::sync::{AtomicUsize, Ordering, fence};
 
-// ANCHOR: mini_arc
+// ANCHOR: mini_arc_inner
 struct Inner<T> {
     count: AtomicUsize,
     value: T,
@@ -14,6 +14,7 @@ struct Inner<T> {
 pub struct MiniArc<T> {
     inner: NonNull<Inner<T>>,
 }
+// ANCHOR_END: mini_arc_inner
 
 // SAFETY: like Arc: the value is shared between threads (needs Sync) and dropped by whichever
 // thread lets go last (needs Send).
@@ -41,6 +42,7 @@ impl<T> MiniArc<T> {
     }
 }
 
+// ANCHOR: mini_arc_count
 impl<T> Clone for MiniArc<T> {
     fn clone(&self) -> Self {
         // Relaxed is enough here: we already hold a reference, so nothing can free the value
@@ -66,6 +68,7 @@ impl<T> Drop for MiniArc<T> {
         }
     }
 }
+// ANCHOR_END: mini_arc_count
 
 impl<T> Deref for MiniArc<T> {
     type Target = T;
@@ -73,4 +76,3 @@ impl<T> Deref for MiniArc<T> {
         &self.inner().value
     }
 }
-// ANCHOR_END: mini_arc

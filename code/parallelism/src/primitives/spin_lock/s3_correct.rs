@@ -13,13 +13,6 @@ pub struct SpinLock<T> {
 unsafe impl<T: Send> Sync for SpinLock<T> {}
 
 impl<T> SpinLock<T> {
-    pub fn new(value: T) -> Self {
-        Self {
-            locked: AtomicBool::new(false),
-            value: UnsafeCell::new(value),
-        }
-    }
-
     /// Runs `f` with exclusive access to the value.
     pub fn lock<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
         // Acquire: everything the previous owner wrote before its Release store is visible now.
@@ -41,9 +34,18 @@ impl<T> SpinLock<T> {
         // SAFETY: we hold the flag, so no other reference to the value exists.
         self.value.with_mut(|p| f(unsafe { &mut *p }))
     }
+}
+// ANCHOR_END: spin_lock
+
+impl<T> SpinLock<T> {
+    pub fn new(value: T) -> Self {
+        Self {
+            locked: AtomicBool::new(false),
+            value: UnsafeCell::new(value),
+        }
+    }
 
     pub fn into_inner(self) -> T {
         self.value.into_inner()
     }
 }
-// ANCHOR_END: spin_lock
