@@ -21,6 +21,34 @@ pub struct Tree<T> {
     nodes: Vec<TreeNode<T>>,
 }
 
+// ANCHOR_END: tree
+
+// ANCHOR: tree_links
+impl<T> Tree<T> {
+    /// Adds a child under `parent` and returns its id.
+    pub fn add_child(&mut self, parent: NodeId, value: T) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        self.nodes.push(TreeNode {
+            value,
+            parent: Some(parent),
+            children: Vec::new(),
+        });
+        self.nodes[parent.0 as usize].children.push(id);
+        id
+    }
+
+    /// The path from `id` up to the root, following parent indices.
+    pub fn path_to_root(&self, mut id: NodeId) -> Vec<NodeId> {
+        let mut path = vec![id];
+        while let Some(parent) = self.node(id).parent {
+            path.push(parent);
+            id = parent;
+        }
+        path
+    }
+}
+// ANCHOR_END: tree_links
+
 impl<T> Tree<T> {
     pub fn new(root: T) -> Self {
         Self {
@@ -36,30 +64,8 @@ impl<T> Tree<T> {
         NodeId(0)
     }
 
-    /// Adds a child under `parent` and returns its id.
-    pub fn add_child(&mut self, parent: NodeId, value: T) -> NodeId {
-        let id = NodeId(self.nodes.len() as u32);
-        self.nodes.push(TreeNode {
-            value,
-            parent: Some(parent),
-            children: Vec::new(),
-        });
-        self.nodes[parent.0 as usize].children.push(id);
-        id
-    }
-
     pub fn node(&self, id: NodeId) -> &TreeNode<T> {
         &self.nodes[id.0 as usize]
-    }
-
-    /// The path from `id` up to the root, following parent indices.
-    pub fn path_to_root(&self, mut id: NodeId) -> Vec<NodeId> {
-        let mut path = vec![id];
-        while let Some(parent) = self.node(id).parent {
-            path.push(parent);
-            id = parent;
-        }
-        path
     }
 
     pub fn len(&self) -> usize {
@@ -70,7 +76,6 @@ impl<T> Tree<T> {
         self.nodes.is_empty()
     }
 }
-// ANCHOR_END: tree
 
 /// An edge that names a node the graph does not have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

@@ -23,6 +23,23 @@ pub struct Csr {
     cols: Vec<u32>,
     values: Vec<f32>,
 }
+// ANCHOR_END: csr
+
+// ANCHOR: csr_mat_vec
+impl Csr {
+    /// y = A·x: work proportional to the non-zeros, but each one is an indirect load of x.
+    pub fn mat_vec(&self, x: &[f32], y: &mut [f32]) {
+        for (r, out) in y.iter_mut().enumerate().take(self.rows) {
+            let range = self.row_start[r]..self.row_start[r + 1];
+            *out = self.cols[range.clone()]
+                .iter()
+                .zip(&self.values[range])
+                .map(|(&c, &v)| v * x[c as usize])
+                .sum();
+        }
+    }
+}
+// ANCHOR_END: csr_mat_vec
 
 impl Csr {
     /// Keeps the non-zeros of a row-major dense matrix.
@@ -59,20 +76,7 @@ impl Csr {
     pub fn nnz(&self) -> usize {
         self.values.len()
     }
-
-    /// y = A·x: work proportional to the non-zeros, but each one is an indirect load of x.
-    pub fn mat_vec(&self, x: &[f32], y: &mut [f32]) {
-        for (r, out) in y.iter_mut().enumerate().take(self.rows) {
-            let range = self.row_start[r]..self.row_start[r + 1];
-            *out = self.cols[range.clone()]
-                .iter()
-                .zip(&self.values[range])
-                .map(|(&c, &v)| v * x[c as usize])
-                .sum();
-        }
-    }
 }
-// ANCHOR_END: csr
 
 // ANCHOR: dense
 /// y = A·x for a dense row-major matrix: every entry is touched, zeros included, but in a

@@ -13,15 +13,6 @@ pub struct Bump<T> {
 }
 
 impl<T> Bump<T> {
-    pub fn new(block_len: usize) -> Self {
-        let block_len = block_len.max(1);
-        Self {
-            blocks: RefCell::new(vec![Vec::with_capacity(block_len)]),
-            block_len,
-            allocated: Cell::new(0),
-        }
-    }
-
     // `&self` in, `&mut T` out: sound here because every call hands out a distinct slot (the
     // same signature as bumpalo's `alloc`), which is the case clippy's lint cannot see.
     #[allow(clippy::mut_from_ref)]
@@ -39,6 +30,18 @@ impl<T> Bump<T> {
         // handed out once, so the `&mut` is unique.
         unsafe { &mut *slot }
     }
+}
+// ANCHOR_END: bump
+
+impl<T> Bump<T> {
+    pub fn new(block_len: usize) -> Self {
+        let block_len = block_len.max(1);
+        Self {
+            blocks: RefCell::new(vec![Vec::with_capacity(block_len)]),
+            block_len,
+            allocated: Cell::new(0),
+        }
+    }
 
     pub fn len(&self) -> usize {
         self.allocated.get()
@@ -48,7 +51,6 @@ impl<T> Bump<T> {
         self.len() == 0
     }
 }
-// ANCHOR_END: bump
 
 /// A linked list node, for comparing a bump arena with one `Box` per node.
 pub struct ListNode<'a> {

@@ -3,7 +3,7 @@
 // ANCHOR: softmax
 /// The textbook way: pass 1 finds the maximum (for numerical safety), pass 2 sums the
 /// exponentials, pass 3 normalises. The input is read three times.
-pub fn softmax_two_pass(x: &[f32]) -> Vec<f32> {
+pub fn softmax_three_pass(x: &[f32]) -> Vec<f32> {
     let max = x.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let sum: f32 = x.iter().map(|v| (v - max).exp()).sum();
     x.iter().map(|v| (v - max).exp() / sum).collect()
@@ -42,11 +42,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn online_softmax_matches_the_two_pass_softmax() {
+    fn online_softmax_matches_the_three_pass_softmax() {
         let x: Vec<f32> = (0..1000)
             .map(|i| ((i * 37) % 101) as f32 * 0.3 - 10.0)
             .collect();
-        let a = softmax_two_pass(&x);
+        let a = softmax_three_pass(&x);
         let b = softmax_online(&x);
         for (p, q) in a.iter().zip(&b) {
             assert!((p - q).abs() <= 1e-6 + 1e-4 * p, "{p} vs {q}");
