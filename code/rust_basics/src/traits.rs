@@ -89,6 +89,30 @@ pub fn activate_each_enum(kind: ActivationKind, values: &mut [f32]) {
 }
 // ANCHOR_END: dispatch_per_element
 
+// ANCHOR: dispatch_split
+/// Static dispatch with `apply` kept out of line: one direct call per element. Between the
+/// inlined loop and the `&dyn` loop, it shows what a call costs when it is not indirect.
+pub fn activate_each_call<A: Activation>(act: &A, values: &mut [f32]) {
+    for v in values {
+        *v = apply_out_of_line(act, *v);
+    }
+}
+
+#[inline(never)]
+fn apply_out_of_line<A: Activation>(act: &A, x: f32) -> f32 {
+    act.apply(x)
+}
+
+/// Static dispatch, `apply` inlined, but every `stride`-th element: with a stride the compiler
+/// cannot see (1 at run time), it cannot vectorise the loop. Inlined and scalar: the cost of the
+/// lost vectorisation alone.
+pub fn activate_strided<A: Activation>(act: &A, values: &mut [f32], stride: usize) {
+    for v in values.iter_mut().step_by(stride.max(1)) {
+        *v = act.apply(*v);
+    }
+}
+// ANCHOR_END: dispatch_split
+
 // ANCHOR: generic
 /// The largest element of any slice whose elements can be compared and copied.
 /// `PartialOrd` (not `Ord`) so that it works for floats; NaNs are skipped.
@@ -137,11 +161,21 @@ mod tests {
         activate_all(&boxed, &mut b);
         let mut c = input.clone();
         activate_each_dyn(&leaky, &mut c);
-        let mut d = input;
+        let mut d = input.clone();
         activate_each_enum(ActivationKind::LeakyRelu { slope: 0.25 }, &mut d);
+        let mut f = input.clone();
+        activate_each_call(&leaky, &mut f);
+        let mut g = input.clone();
+        activate_strided(&leaky, &mut g, 1);
         assert_eq!(a, b);
         assert_eq!(a, c);
         assert_eq!(a, d);
+        assert_eq!(a, f);
+        assert_eq!(a, g);
+        // a stride of 2 leaves every other element as it was
+        let mut h = input.clone();
+        activate_strided(&leaky, &mut h, 2);
+        assert_eq!((h[0], h[1]), (a[0], input[1]));
         let mut e = [-1.0, 2.0];
         activate_each_enum(ActivationKind::Relu, &mut e);
         assert_eq!(e, [0.0, 2.0]);

@@ -4,6 +4,8 @@
 //! - `rust_basics_dispatch.{csv,svg,json}`: one activation applied through a generic, a
 //!   `Box<dyn>` called once per slice, a `&dyn` called per element, and an enum matched per
 //!   element, in ns per element;
+//! - `rust_basics_dispatch_split_<machine>.{csv,json}`: the per-element `&dyn` cost taken apart:
+//!   the inlined loop, the same loop kept scalar, and a direct call per element;
 //! - `rust_basics_timer.{csv,json}`: the smallest step `Instant` shows and what a reading costs;
 //! - `rust_basics_repeats.{csv,svg,json}`: two pairs of versions compared in ten independent
 //!   runs, and what [`decide`] concludes;
@@ -21,11 +23,11 @@ use bench_harness::{
 use rust_basics::benchmarking::{compare, decide, dependent_chain, probe_timer};
 use rust_basics::iterators::{dot_indexed, dot_iter, dot_lanes};
 use rust_basics::traits::{
-    Activation, ActivationKind, LeakyRelu, activate, activate_all, activate_each_dyn,
-    activate_each_enum,
+    Activation, ActivationKind, LeakyRelu, activate, activate_all, activate_each_call,
+    activate_each_dyn, activate_each_enum, activate_strided,
 };
 
-const PARTS: [&str; 4] = ["dispatch", "timer", "repeats", "clock"];
+const PARTS: [&str; 5] = ["dispatch", "dispatch_split", "timer", "repeats", "clock"];
 
 fn main() -> ExitCode {
     let args = FigureArgs::parse_with_about(
@@ -43,6 +45,9 @@ fn run(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
     println!("machine: {}", machine.summary());
     if args.wants("dispatch") {
         dispatch(args, &machine)?;
+    }
+    if args.wants("dispatch_split") {
+        dispatch_split(args)?;
     }
     if args.wants("timer") {
         timer(args)?;
@@ -368,4 +373,81 @@ fn read_sys(path: &str) -> String {
     std::fs::read_to_string(path)
         .map(|s| s.trim().to_owned())
         .unwrap_or_else(|_| format!("unknown ({path} not readable)"))
+}
+
+/// A named way to apply the activation to a slice.
+type Variant<'a> = (&'static str, &'a dyn Fn(&mut [f32]));
+
+/// The per-element `&dyn` loop's extra cost taken apart: the inlined, vectorised loop; the same
+/// inlined loop kept scalar (a run-time stride of 1); a direct call per element (static dispatch,
+/// not inlined); and the indirect call per element.
+fn dispatch_split(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
+    const N: usize = 4096;
+    let samples = if args.quick { 5 } else { 31 };
+    let reps = ELEMENTS_PER_SAMPLE / N;
+    let slope = black_box(1.0f32);
+    let leaky = LeakyRelu { slope };
+    let stride = black_box(1usize);
+    let mut values: Vec<f32> = (0..N).map(|i| ((i * 37) % 101) as f32 - 50.0).collect();
+    let variants: [Variant<'_>; 4] = [
+        ("generic, inlined (vectorised)", &|v| {
+            activate(black_box(&leaky), v)
+        }),
+        ("generic, inlined, scalar (run-time stride 1)", &|v| {
+            activate_strided(black_box(&leaky), v, stride)
+        }),
+        ("generic, direct call per element (not inlined)", &|v| {
+            activate_each_call(black_box(&leaky), v)
+        }),
+        ("&dyn, indirect call per element", &|v| {
+            activate_each_dyn(black_box(&leaky as &dyn Activation), v)
+        }),
+    ];
+    let mut csv = Csv::new(&[
+        "variant",
+        "n",
+        "median_ns_per_element",
+        "p10_ns_per_element",
+        "p90_ns_per_element",
+        "samples",
+    ]);
+    let ns = |s: f64| s * 1e9 / (reps * N) as f64;
+    // Alternate the variants sample by sample, so a change in the machine's state lands on all.
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); variants.len()];
+    for round in 0..samples + 3 {
+        for ((_, f), t) in variants.iter().zip(&mut times) {
+            let start = Instant::now();
+            for _ in 0..reps {
+                f(black_box(&mut values));
+            }
+            if round >= 3 {
+                t.push(start.elapsed().as_secs_f64());
+            }
+        }
+    }
+    for ((name, _), t) in variants.iter().zip(times) {
+        let st = Stats::from_seconds(&t).ok_or("no samples were taken")?;
+        csv.row(&[
+            (*name).into(),
+            N.to_string(),
+            format!("{:.4}", ns(st.median)),
+            format!("{:.4}", ns(st.p10)),
+            format!("{:.4}", ns(st.p90)),
+            st.samples.to_string(),
+        ]);
+    }
+    let label = args.machine.as_deref().unwrap_or("local");
+    let name = format!("rust_basics_dispatch_split_{label}");
+    let dir = figures_dir();
+    csv.write(&dir.join(format!("{name}.csv")))?;
+    let mut sidecar = Sidecar::new(
+        &name,
+        "leaky ReLU (slope 1, hidden from the optimiser) over 4096 f32: inlined and vectorised, inlined and scalar, a direct call per element, an indirect call per element; ns per element",
+    );
+    sidecar.notes.push(format!(
+        "each sample applies the activation {reps} times to 4096 values; the four variants alternate sample by sample; 3 warm-up rounds"
+    ));
+    sidecar.write(&dir.join(format!("{name}.json")))?;
+    println!("{}", csv.as_str());
+    Ok(())
 }
