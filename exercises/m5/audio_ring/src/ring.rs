@@ -2,6 +2,8 @@
 //!
 //! Take every synchronisation type from `super::sync` (e.g. `use super::sync::{Arc, Ordering};`),
 //! never from `std::sync` directly: this file is compiled once over std and once over loom.
+//! The slots are reached through `Shared::write` and `Shared::read` (in `ends.rs`), and a ring
+//! is made with `Shared::new`.
 
 use super::{Consumer, Producer};
 use crate::RingError;

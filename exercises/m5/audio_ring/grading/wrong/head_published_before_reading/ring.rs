@@ -2,8 +2,10 @@
 //!
 //! Take every synchronisation type from `super::sync` (e.g. `use super::sync::{Arc, Ordering};`),
 //! never from `std::sync` directly: this file is compiled once over std and once over loom.
+//! The slots are reached through `Shared::write` and `Shared::read` (in `ends.rs`), and a ring
+//! is made with `Shared::new`.
 
-use super::sync::{Arc, AtomicU32, AtomicUsize, Ordering};
+use super::sync::{Arc, Ordering};
 use super::{Consumer, Producer, Shared};
 use crate::{CallbackStats, RingError};
 
@@ -12,12 +14,7 @@ pub fn audio_ring(capacity: usize) -> Result<(Producer, Consumer), RingError> {
     if !capacity.is_power_of_two() {
         return Err(RingError::CapacityNotPowerOfTwo { capacity });
     }
-    let shared = Arc::new(Shared {
-        slots: (0..capacity).map(|_| AtomicU32::new(0)).collect(),
-        mask: capacity - 1,
-        head: AtomicUsize::new(0),
-        tail: AtomicUsize::new(0),
-    });
+    let shared = Arc::new(Shared::new(capacity));
     Ok((
         Producer {
             shared: Arc::clone(&shared),
@@ -35,12 +32,13 @@ impl Producer {
     /// Appends as many of `samples` as fit; returns how many were taken.
     pub fn push_slice(&mut self, samples: &[f32]) -> usize {
         let s = &*self.shared;
-        // Acquire: the consumer has finished reading every slot before this head.
+        // Acquire: pairs with the consumer's Release store of `head`, so its reads of the slots
+        // before this head happen before the writes below reuse them.
         let head = s.head.load(Ordering::Acquire);
-        let free = s.slots.len() - self.tail.wrapping_sub(head);
+        let free = s.capacity() - self.tail.wrapping_sub(head);
         let n = free.min(samples.len());
         for (i, &x) in samples[..n].iter().enumerate() {
-            s.slots[self.tail.wrapping_add(i) & s.mask].store(x.to_bits(), Ordering::Relaxed);
+            s.write(self.tail.wrapping_add(i) & s.mask, x);
         }
         self.tail = self.tail.wrapping_add(n);
         // Release: the samples written above are visible to whoever Acquire-loads this tail.
@@ -51,7 +49,7 @@ impl Producer {
     /// Room left for samples right now.
     pub fn free(&self) -> usize {
         let s = &*self.shared;
-        s.slots.len() - self.tail.wrapping_sub(s.head.load(Ordering::Acquire))
+        s.capacity() - self.tail.wrapping_sub(s.head.load(Ordering::Acquire))
     }
 }
 
@@ -62,11 +60,9 @@ impl Consumer {
         let tail = s.tail.load(Ordering::Acquire);
         let n = tail.wrapping_sub(self.head).min(out.len());
         // Wrong: hands the slots back to the producer before reading them.
-        s.head
-            .store(self.head.wrapping_add(n), Ordering::Release);
+        s.head.store(self.head.wrapping_add(n), Ordering::Release);
         for (i, o) in out[..n].iter_mut().enumerate() {
-            *o =
-                f32::from_bits(s.slots[self.head.wrapping_add(i) & s.mask].load(Ordering::Relaxed));
+            *o = s.read(self.head.wrapping_add(i) & s.mask);
         }
         self.head = self.head.wrapping_add(n);
         // Release: our reads happen-before the producer reuses these slots.
