@@ -10,6 +10,7 @@ pub mod contract;
 pub mod error;
 mod gate;
 mod grade;
+mod hidden_run;
 mod mutants;
 mod release;
 mod report;
