@@ -13,6 +13,7 @@ pub const PARTS: &[&str] = &[
     "cpu_kernel",
     "roofline",
     "loops",
+    "compiled",
     "transfers",
     "overlap",
 ];

@@ -8,7 +8,8 @@
 //! keeps its winners between runs), ladder, floor, cpu, cpu_kernel (one core: the packed
 //! kernels against matrixmultiply), roofline, transfers (host↔device
 //! bandwidth against size), overlap (a chunked batch, serial against pipelined); add `loops` to
-//! time only the one-submission variants in the sweeps. `--redraw` draws the sweeps' SVGs (and the set-up
+//! time only the one-submission variants in the sweeps, `compiled` only the compiled loops.
+//! `--redraw` draws the sweeps' SVGs (and the set-up
 //! bars) again from their CSVs without measuring.
 
 mod args;

@@ -85,6 +85,10 @@ pub fn run(ctx: &mut GpuContext, args: &Args) -> Result<(), Box<dyn std::error::
             if args.wants_only("loops") && !v.is_loop() {
                 continue;
             }
+            // `--only …,compiled`: just the compiled loops (generated, heuristic, autotuned).
+            if args.wants_only("compiled") && !v.is_compiled() {
+                continue;
+            }
             let m = measure_variant(ctx, v, &list, &input, &effort, &mut tuner)?;
             let ms = |s: f64| s * 1e3;
             rows.push(Row {

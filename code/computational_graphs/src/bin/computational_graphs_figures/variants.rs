@@ -74,6 +74,14 @@ impl Variant {
         )
     }
 
+    /// The op-code compiler's loops, whatever runs their Linears.
+    pub fn is_compiled(self) -> bool {
+        matches!(
+            self,
+            Variant::Compiled | Variant::CompiledChosen | Variant::CompiledAutotuned
+        )
+    }
+
     pub fn is_cpu(self) -> bool {
         matches!(self, Variant::Cpu | Variant::CpuFused)
     }
