@@ -17,6 +17,7 @@ pub struct Csr {
     pub cols: Vec<u32>,
     pub values: Vec<f32>,
 }
+// ANCHOR_END: csr
 
 impl Csr {
     pub fn from_dense(w: &Tensor2D) -> Self {
@@ -41,6 +42,7 @@ impl Csr {
         }
     }
 
+    // ANCHOR: csr_dot
     /// One output element: the dot product of input row `x` with column c's non-zeros.
     pub fn dot(&self, x: &[f32], c: usize) -> f32 {
         let range = self.starts[c] as usize..self.starts[c + 1] as usize;
@@ -50,8 +52,8 @@ impl Csr {
             .map(|(&r, &v)| x[r as usize] * v)
             .sum()
     }
+    // ANCHOR_END: csr_dot
 }
-// ANCHOR_END: csr
 
 // ANCHOR: sparse24
 /// 2:4 weights: for each output column and each group of four inputs, the two kept values and
@@ -65,6 +67,7 @@ pub struct Sparse24 {
     /// n × k/4 nibbles, eight to a u32 (the first group in the lowest bits).
     pub index_words: Vec<u32>,
 }
+// ANCHOR_END: sparse24
 
 impl Sparse24 {
     /// Packs weights that already follow the 2:4 pattern (see `prune_2_4`).
@@ -114,6 +117,8 @@ impl Sparse24 {
         })
     }
 
+    // ANCHOR: sparse24_dot
+    /// One output element: for each group, two products at the positions its nibble names.
     pub fn dot(&self, x: &[f32], c: usize) -> f32 {
         let (groups, words_per_col) = (self.k / 4, (self.k / 4).div_ceil(8));
         let mut acc = 0.0;
@@ -125,8 +130,8 @@ impl Sparse24 {
         }
         acc
     }
+    // ANCHOR_END: sparse24_dot
 }
-// ANCHOR_END: sparse24
 
 /// The three layouts the timing figure compares, for `x · W` with W k×n.
 pub enum Weights {

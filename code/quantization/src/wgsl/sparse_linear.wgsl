@@ -1,4 +1,3 @@
-// ANCHOR: sparse_linear
 // y = x · W + b with W stored dense (transposed), as CSR, or as 2:4, all inside `params`.
 // params: [m, k, n, layout, a, b, c, bias offset, then the weights...]
 //   layout 0 dense:  a = offset of Wᵀ (n × k floats)
@@ -12,6 +11,7 @@ fn weight(at: u32) -> f32 {
     return bitcast<f32>(params[at]);
 }
 
+// ANCHOR: sparse_linear
 @compute @workgroup_size(16, 16)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let m = params[0];
