@@ -9,7 +9,6 @@ use crate::QuantError;
 use crate::model::{Dataset, Mlp, Moments, Recipe, gradients, shuffle};
 use crate::weight_schemes::{WeightScheme, quantize_model};
 
-// ANCHOR: qat
 /// Fine-tunes the f32 weights of `model` for `recipe.epochs` epochs of Adam, each step's loss
 /// and gradients computed with the weights stored by `scheme` (fake quantization), the
 /// gradients passed straight through the rounding. Returns each epoch's mean loss; the model
@@ -30,6 +29,7 @@ pub fn train_quantization_aware(
     for _ in 0..recipe.epochs {
         shuffle(&mut order, &mut rng);
         let mut total = 0.0;
+        // ANCHOR: qat_step
         for batch in order.chunks(recipe.batch.max(1)) {
             let x: Vec<f32> = (batch.iter())
                 .flat_map(|&i| &data.x.data()[i * width..(i + 1) * width])
@@ -48,11 +48,11 @@ pub fn train_quantization_aware(
                 mb.step(b.data_mut(), gb, &vec![true; gb.len()], recipe.rate, t);
             }
         }
+        // ANCHOR_END: qat_step
         losses.push(total / points.max(1) as f32);
     }
     Ok(losses)
 }
-// ANCHOR_END: qat
 
 #[cfg(test)]
 mod tests {
