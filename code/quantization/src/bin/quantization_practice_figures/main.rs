@@ -20,9 +20,11 @@ fn figure_name(args: &FigureArgs, name: &str) -> String {
     }
 }
 
-fn sidecar(name: &str, description: &str, notes: Vec<String>) -> Sidecar {
+/// A sidecar naming the files its figure wrote beside it.
+fn sidecar(name: &str, description: &str, notes: Vec<String>, files: &[String]) -> Sidecar {
     let mut s = Sidecar::new(name, description);
     s.notes = notes;
+    s.files = files.to_vec();
     s
 }
 

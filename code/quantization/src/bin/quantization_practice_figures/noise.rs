@@ -93,12 +93,20 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         .write(&dir.join(format!("{name}_{key}.svg")))?;
     }
     csv.write(&dir.join(format!("{name}.csv")))?;
+    let files: Vec<String> = std::iter::once(format!("{name}.csv"))
+        .chain(
+            sources
+                .iter()
+                .map(|(key, _, _)| format!("{name}_{key}.svg")),
+        )
+        .collect();
     sidecar(
         &name,
         "Signal-to-quantization-noise ratio of weights, measured and predicted by step²/12",
         vec![format!(
             "Gaussian: {side}×{side}, σ = 0.05, seed 17; spiral: layer 1 of the shipped model"
         )],
+        &files,
     )
     .write(&dir.join(format!("{name}.json")))?;
     println!("noise → {name}.csv");

@@ -230,12 +230,14 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         bars,
     }
     .write(&dir.join(format!("{name}.svg")))?;
+    let files = [".csv", "_ranges.csv", ".svg"].map(|tail| format!("{name}{tail}"));
     sidecar(
         &name,
         "Post-training weight quantization of a spiral MLP trained here, scheme by scheme",
         vec![format!(
             "task {TASK:?}; widths {WIDTHS:?}; recipe {TRAIN:?}; seeds {runs:?}"
         )],
+        &files,
     )
     .write(&dir.join(format!("{name}.json")))?;
     Ok(())
