@@ -22,6 +22,9 @@ mod slot_access {
     }
 }
 
+// A slot over std is its atomic alone.
+const _: () = assert!(std::mem::size_of::<slot_access::SlotAccess>() == 0);
+
 #[path = "ends.rs"]
 mod ends;
 #[path = "ring.rs"]
