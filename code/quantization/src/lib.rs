@@ -8,15 +8,17 @@
 //! 5. [`model`]: a tiny spiral classifier trained here, its weights in safetensors;
 //! 6. [`gemm`] and [`energy`]: GPU GEMM kernels for f32, f16 and int8, and joules per inference;
 //! 7. [`specialisations`]: small formats of real-time graphics and their errors;
-//! 8. [`noise`], [`weight_schemes`] and [`qat`]: the step²/12 noise model against measurement,
-//!    whole-model weight quantization scheme by scheme with its bytes per weight, and
-//!    quantization-aware fine-tuning with the straight-through estimator.
+//! 8. [`noise`], [`weight_schemes`], [`qat`] and [`gptq`]: the step²/12 noise model against
+//!    measurement, whole-model weight quantization scheme by scheme with its bytes per weight,
+//!    quantization-aware fine-tuning with the straight-through estimator, and GPTQ's rounding
+//!    with error compensation.
 
 pub mod affine;
 pub mod energy;
 mod error;
 pub mod fake_quant;
 pub mod gemm;
+pub mod gptq;
 pub mod group4;
 pub mod int8;
 pub mod model;

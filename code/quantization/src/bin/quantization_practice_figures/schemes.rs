@@ -5,6 +5,7 @@
 use bench_harness::{Bar, BarChart, Csv, FigureArgs, figures_dir};
 use quantization::affine::Calibration;
 use quantization::fake_quant::Granularity;
+use quantization::gptq::gptq_model;
 use quantization::model::{LayerMask, Mlp, Recipe, SpiralTask, accuracy, train_masked};
 use quantization::noise::measure;
 use quantization::qat::train_quantization_aware;
@@ -46,7 +47,25 @@ const FINE_TUNE: Recipe = Recipe {
 };
 /// The scheme that QAT is tried on.
 const QAT_SCHEME: WeightScheme = WeightScheme::PerTensor(4);
+/// GPTQ at 4 bits, calibrated on the training inputs, with these scales.
+const GPTQ_GRANULARITIES: [Granularity; 2] = [Granularity::PerTensor, Granularity::PerChannel];
+
 // ANCHOR_END: setup
+
+fn granularity_label(g: Granularity) -> &'static str {
+    match g {
+        Granularity::PerTensor => "per tensor",
+        Granularity::PerChannel => "per channel",
+    }
+}
+
+/// The plain scheme whose storage GPTQ's output has.
+fn gptq_scheme(g: Granularity) -> WeightScheme {
+    match g {
+        Granularity::PerTensor => WeightScheme::PerTensor(4),
+        Granularity::PerChannel => WeightScheme::PerChannel(4),
+    }
+}
 
 /// Seeds of the repeated runs: each sets the initial weights and the minibatch order.
 const RUNS: [u64; 3] = [1, 2, 3];
@@ -67,6 +86,12 @@ fn rows() -> Vec<Row> {
             bytes: model_bytes_per_weight(&shape, s),
         })
         .collect();
+    for g in GPTQ_GRANULARITIES {
+        rows.push(Row {
+            label: format!("4-bit {}, GPTQ", granularity_label(g)),
+            bytes: model_bytes_per_weight(&shape, gptq_scheme(g)),
+        });
+    }
     rows.push(Row {
         label: format!("{QAT_SCHEME}, f32 fine-tune then PTQ"),
         bytes: qat_bytes,
@@ -79,8 +104,8 @@ fn rows() -> Vec<Row> {
 }
 
 // ANCHOR: experiment
-/// Train one model, then: every scheme post-training (PTQ); fine-tuning in f32 followed by
-/// PTQ (the control); quantization-aware fine-tuning (QAT). Test accuracies in `rows()` order,
+/// Train one model, then: every scheme post-training (PTQ); GPTQ; fine-tuning in f32 followed
+/// by PTQ (the control); quantization-aware fine-tuning (QAT). Test accuracies in `rows()` order,
 /// and each layer's weight ranges.
 fn one_run(seed: u64, quick: bool) -> anyhow::Result<(Vec<f64>, Vec<Range>)> {
     let (train, test) = (TASK.sample(700, 100 + seed), TASK.sample(1000, 200));
@@ -103,6 +128,10 @@ fn one_run(seed: u64, quick: bool) -> anyhow::Result<(Vec<f64>, Vec<Range>)> {
     let mut accs = (SCHEMES.iter())
         .map(|&s| test_acc(&model, s))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    for g in GPTQ_GRANULARITIES {
+        let q = gptq_model(&model, &train.x, 4, g)?;
+        accs.push(accuracy(&q.forward(&test.x), &test.labels));
+    }
     let mut control = model.clone();
     train_masked(&mut control, &train, &shorten(FINE_TUNE), &masks)?;
     accs.push(test_acc(&control, QAT_SCHEME)?);
