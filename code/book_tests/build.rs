@@ -14,8 +14,7 @@ fn main() {
     };
     println!("cargo:rerun-if-changed={}", dir.display());
 
-    let mut chapters = Vec::new();
-    collect_markdown(&dir, &mut chapters);
+    let mut chapters = markdown_files(&dir);
     chapters.sort();
 
     let mut out = String::new();
@@ -46,16 +45,14 @@ fn main() {
     fs::write(target, out).expect("OUT_DIR is writable");
 }
 
-fn collect_markdown(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect_markdown(&path, out);
-        } else if path.extension().is_some_and(|e| e == "md") {
-            out.push(path);
-        }
-    }
+/// The `.md` files under `dir`, following links to folders; unreadable folders are skipped
+/// (no markdown yet means no chapters).
+fn markdown_files(dir: &Path) -> Vec<PathBuf> {
+    walkdir::WalkDir::new(dir)
+        .follow_links(true)
+        .into_iter()
+        .flatten()
+        .filter(|e| !e.file_type().is_dir() && e.path().extension().is_some_and(|x| x == "md"))
+        .map(walkdir::DirEntry::into_path)
+        .collect()
 }

@@ -114,10 +114,10 @@ pub fn run(args: &BrowserTestArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The program's full path on `PATH`, or its bare name (the error then names it when it fails
+/// to start).
 fn which(program: &str) -> PathBuf {
-    output(Command::new("sh").args(["-c", &format!("command -v {program}")]))
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(program))
+    which::which(program).unwrap_or_else(|_| PathBuf::from(program))
 }
 
 fn write_sidecar(report: &Value) -> anyhow::Result<()> {

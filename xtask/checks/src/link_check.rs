@@ -13,8 +13,7 @@ pub struct Report {
 }
 
 pub fn check(html_root: &Path) -> anyhow::Result<Report> {
-    let mut pages = Vec::new();
-    collect_html(html_root, &mut pages);
+    let pages = collect_html(html_root);
     if pages.is_empty() {
         anyhow::bail!(
             "no HTML pages under {}: build the book first",
@@ -148,18 +147,15 @@ fn normalize(path: &Path) -> PathBuf {
     out
 }
 
-fn collect_html(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect_html(&path, out);
-        } else if path.extension().is_some_and(|e| e == "html") {
-            out.push(path);
-        }
-    }
+/// The `.html` files under `dir`, following links to folders; unreadable folders are skipped.
+fn collect_html(dir: &Path) -> Vec<PathBuf> {
+    walkdir::WalkDir::new(dir)
+        .follow_links(true)
+        .into_iter()
+        .flatten()
+        .filter(|e| !e.file_type().is_dir() && e.path().extension().is_some_and(|x| x == "html"))
+        .map(walkdir::DirEntry::into_path)
+        .collect()
 }
 
 fn rel(root: &Path, path: &Path) -> String {

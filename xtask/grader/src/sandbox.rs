@@ -246,7 +246,7 @@ fn tools() -> Result<Tools, GradeError> {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
         .ok_or_else(|| GradeError::Setup("neither CARGO_HOME nor HOME is set".into()))?;
-    let nextest = which("cargo-nextest").ok_or_else(|| {
+    let nextest = which::which("cargo-nextest").ok().ok_or_else(|| {
         GradeError::Setup(
             "cargo-nextest is not on PATH: install it with `cargo install cargo-nextest --locked`"
                 .into(),
@@ -258,13 +258,6 @@ fn tools() -> Result<Tools, GradeError> {
         nextest,
         host,
     })
-}
-
-fn which(program: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|p| p.is_file())
 }
 
 /// bubblewrap's first flags: every namespace new, the user among them, and inside it the user

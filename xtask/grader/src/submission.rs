@@ -137,24 +137,16 @@ pub fn solved_stub(exercise_dir: &Path) -> Result<Vec<(PathBuf, Vec<u8>)>, NotTa
 
 /// The regular files under a staff folder (a reference solution), paths relative to it.
 pub fn take_folder(dir: &Path) -> Result<Vec<(PathBuf, Vec<u8>)>, NotTaken> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(folder) = stack.pop() {
-        for entry in
-            fs::read_dir(&folder).map_err(|e| NotTaken(format!("{}: {e}", folder.display())))?
-        {
-            let path = entry.map_err(|e| NotTaken(e.to_string()))?.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let bytes =
-                    fs::read(&path).map_err(|e| NotTaken(format!("{}: {e}", path.display())))?;
-                out.push((path.strip_prefix(dir).unwrap_or(&path).to_path_buf(), bytes));
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
+    let files = crate::catalog::files_under(dir).map_err(|e| NotTaken(e.to_string()))?;
+    files
+        .into_iter()
+        .map(|rel| {
+            let path = dir.join(&rel);
+            let bytes =
+                fs::read(&path).map_err(|e| NotTaken(format!("{}: {e}", path.display())))?;
+            Ok((rel, bytes))
+        })
+        .collect()
 }
 
 /// Plain names only: letters, digits, `_`, `-`, `.`; no hidden files.

@@ -8,38 +8,28 @@ use std::path::{Path, PathBuf};
 use grader::catalog;
 use grader::contract::{api_of, check};
 
-fn files_under(dir: &Path, base: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files_under(&path, base, out);
-        } else {
-            out.push((
-                path.strip_prefix(base).unwrap().to_path_buf(),
-                fs::read(&path).unwrap(),
-            ));
-        }
-    }
+/// Every file under `dir` with its bytes, paths relative to `dir`.
+fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    catalog::files_under(dir)
+        .unwrap()
+        .into_iter()
+        .map(|rel| {
+            let bytes = fs::read(dir.join(&rel)).unwrap();
+            (rel, bytes)
+        })
+        .collect()
 }
 
 fn stub(id: &str) -> Vec<(PathBuf, Vec<u8>)> {
     let ex = catalog::find(&grader::repo_root(), id).unwrap();
-    let mut files = Vec::new();
-    files_under(&ex.dir.join("src"), &ex.dir.join("src"), &mut files);
-    files
+    files_under(&ex.dir.join("src"))
 }
 
 /// The stub's files with the reference solution's laid over them.
 fn solution(id: &str) -> Vec<(PathBuf, Vec<u8>)> {
     let ex = catalog::find(&grader::repo_root(), id).unwrap();
     let mut files = stub(id);
-    let mut sol = Vec::new();
-    files_under(
-        &ex.dir.join("grading/solution"),
-        &ex.dir.join("grading/solution"),
-        &mut sol,
-    );
-    for (rel, bytes) in sol {
+    for (rel, bytes) in files_under(&ex.dir.join("grading/solution")) {
         files.retain(|(r, _)| *r != rel);
         files.push((rel, bytes));
     }

@@ -154,19 +154,19 @@ fn sorted_dirs(dir: &Path) -> Result<Vec<PathBuf>, StudentError> {
     Ok(dirs)
 }
 
-/// Every file under `dir` (recursively), as paths relative to `dir`, sorted.
+/// Every file under `dir` (recursively, following links to folders), as paths relative to
+/// `dir`, sorted.
 pub fn files_under(dir: &Path) -> Result<Vec<PathBuf>, StudentError> {
     let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(current) = stack.pop() {
-        let entries = fs::read_dir(&current).map_err(|e| io(&current, e))?;
-        for entry in entries {
-            let path = entry.map_err(|e| io(&current, e))?.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if let Ok(rel) = path.strip_prefix(dir) {
-                out.push(rel.to_path_buf());
-            }
+    for entry in walkdir::WalkDir::new(dir).follow_links(true).min_depth(1) {
+        let entry = entry.map_err(|e| {
+            let path = e.path().unwrap_or(dir).to_path_buf();
+            io(&path, e.into())
+        })?;
+        if !entry.file_type().is_dir()
+            && let Ok(rel) = entry.path().strip_prefix(dir)
+        {
+            out.push(rel.to_path_buf());
         }
     }
     out.sort();

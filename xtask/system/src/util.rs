@@ -57,8 +57,7 @@ pub fn describe(cmd: &Command) -> String {
 
 /// A program found on `PATH` (with `.exe` on Windows).
 pub fn on_path(program: &str) -> bool {
-    let exe = format!("{program}{}", std::env::consts::EXE_SUFFIX);
-    path_dirs().iter().any(|dir| dir.join(&exe).is_file())
+    which::which(program).is_ok()
 }
 
 /// Whether `dir` is one of `PATH`'s folders.
