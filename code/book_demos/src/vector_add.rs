@@ -11,7 +11,7 @@ use crate::display::{Display, Row, describe, sig3};
 use crate::reference;
 
 /// The kernel of `first_gpu_program`, the same file (not a copy): the book explains it there.
-pub const SHADER: &str = include_str!("../../first_gpu_program/src/vector_add.wgsl");
+pub const SHADER: &str = first_gpu_program::SHADER;
 const WORKGROUP_SIZE: u32 = 64;
 
 /// The compiled vector-add pipeline, built once and run many times.

@@ -21,7 +21,9 @@ pub enum Kernel {
 }
 
 const COMMON: &str = include_str!("wgsl/common.wgsl");
-const REDUCE: &str = include_str!("wgsl/reduce.wgsl");
+/// WGSL helpers for tree reductions over a workgroup (a row's max and sum), prepended to the
+/// row kernels here and to other crates' kernels that reduce the same way.
+pub const REDUCE_WGSL: &str = include_str!("wgsl/reduce.wgsl");
 
 impl Kernel {
     pub fn name(self) -> &'static str {
@@ -45,7 +47,7 @@ impl Kernel {
         };
         let mut s = String::from(COMMON);
         if reduce {
-            s.push_str(REDUCE);
+            s.push_str(REDUCE_WGSL);
         }
         s.push_str(body);
         s

@@ -7,8 +7,8 @@ use computational_graphs::Error;
 use computational_graphs::ops::gpu::{Dispatch, grid_1d};
 use gpu_context::{GpuContext, wgpu, workgroups_for};
 
-/// The tree reductions of the graph crate's row kernels (softmax), shared by two kernels here.
-const REDUCE: &str = include_str!("../../../computational_graphs/src/ops/wgsl/reduce.wgsl");
+/// The tree reductions of the graph crate's row kernels (softmax), shared by three kernels here.
+const REDUCE: &str = computational_graphs::ops::gpu::REDUCE_WGSL;
 
 /// Kernels that only training needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
