@@ -1,6 +1,7 @@
 //! A byte histogram on the GPU in WGSL: global atomics vs workgroup-privatised bins.
 
 use std::fmt;
+use std::sync::Arc;
 
 use gpu_context::{GpuContext, GpuError, TimedRun, wgpu};
 
@@ -62,72 +63,88 @@ pub fn gpu_histogram(
     data: &[u8],
     kind: GpuHistogramKind,
 ) -> Result<[u32; 256], GpuHistogramError> {
-    let n_bytes =
-        u32::try_from(data.len()).map_err(|_| GpuHistogramError::TooLong { len: data.len() })?;
     if data.is_empty() {
         return Ok([0; 256]);
     }
-    // Pack the bytes four to a word (WGSL has no u8); the tail word is zero-padded and the
-    // kernel skips the padding by comparing with n_bytes.
-    let mut words = vec![0u32; data.len().div_ceil(4)];
-    bytemuck::cast_slice_mut::<u32, u8>(&mut words)[..data.len()].copy_from_slice(data);
+    let input = HistogramInput::upload(ctx, data)?;
+    let (pipeline, bind_group) = input.bind(ctx, kind)?;
+    ctx.dispatch(&pipeline, &bind_group, [input.groups, 1, 1]);
+    Ok(input.read_bins(ctx)?)
+}
 
-    let data_buffer = ctx.upload("histogram data", &words)?;
-    let params = ctx.upload("histogram params", &[n_bytes])?;
-    let bins = ctx.storage_buffer("histogram bins", 256 * 4)?;
-    let pipeline = ctx.cached_pipeline("histogram", SHADER, kind.entry_point())?;
-    let bind_group = ctx.bind_buffers(&pipeline, &[&data_buffer, &params, &bins]);
+/// The input on the GPU, four bytes to a word, and the 256 bins the kernels count into.
+struct HistogramInput {
+    words: wgpu::Buffer,
+    params: wgpu::Buffer,
+    bins: wgpu::Buffer,
+    groups: u32,
+}
 
-    let groups = (words.len() as u32)
-        .div_ceil(WORKGROUP_SIZE)
-        .clamp(1, MAX_WORKGROUPS);
-    ctx.dispatch(&pipeline, &bind_group, [groups, 1, 1]);
-    let counts: Vec<u32> = ctx.download(&bins)?;
-    let mut out = [0u32; 256];
-    out.copy_from_slice(&counts[..256]);
-    Ok(out)
+impl HistogramInput {
+    fn upload(ctx: &GpuContext, data: &[u8]) -> Result<Self, GpuHistogramError> {
+        let too_long = |_| GpuHistogramError::TooLong { len: data.len() };
+        let n_bytes = u32::try_from(data.len()).map_err(too_long)?;
+        // Pack the bytes four to a word (WGSL has no u8); the tail word is zero-padded and the
+        // kernel skips the padding by comparing with n_bytes. A buffer is never empty.
+        let mut words = vec![0u32; data.len().div_ceil(4).max(1)];
+        bytemuck::cast_slice_mut::<u32, u8>(&mut words)[..data.len()].copy_from_slice(data);
+        let groups = (words.len() as u32)
+            .div_ceil(WORKGROUP_SIZE)
+            .clamp(1, MAX_WORKGROUPS);
+        Ok(Self {
+            words: ctx.upload("histogram data", &words)?,
+            params: ctx.upload("histogram params", &[n_bytes])?,
+            bins: ctx.storage_buffer("histogram bins", 256 * 4)?,
+            groups,
+        })
+    }
 }
 // ANCHOR_END: host
+
+impl HistogramInput {
+    /// The kernel's pipeline (compiled once per context) with this input bound to it.
+    fn bind(
+        &self,
+        ctx: &GpuContext,
+        kind: GpuHistogramKind,
+    ) -> Result<(Arc<wgpu::ComputePipeline>, wgpu::BindGroup), GpuError> {
+        let pipeline = ctx.cached_pipeline("histogram", SHADER, kind.entry_point())?;
+        let bind_group = ctx.bind_buffers(&pipeline, &[&self.words, &self.params, &self.bins]);
+        Ok((pipeline, bind_group))
+    }
+
+    fn read_bins(&self, ctx: &GpuContext) -> Result<[u32; 256], GpuError> {
+        let counts: Vec<u32> = ctx.download(&self.bins)?;
+        let mut out = [0u32; 256];
+        out.copy_from_slice(&counts[..256]);
+        Ok(out)
+    }
+}
 
 // ANCHOR: bench
 /// The input uploaded and both pipelines built once, so that a timing measures one histogram:
 /// clearing the 256 bins and one dispatch of the chosen kernel, nothing else.
 pub struct GpuHistogramBench {
-    bins: wgpu::Buffer,
-    groups: u32,
+    input: HistogramInput,
     kernels: Vec<(
         GpuHistogramKind,
-        std::sync::Arc<wgpu::ComputePipeline>,
+        Arc<wgpu::ComputePipeline>,
         wgpu::BindGroup,
     )>,
 }
 
 impl GpuHistogramBench {
     pub fn new(ctx: &GpuContext, data: &[u8]) -> Result<Self, GpuHistogramError> {
-        let n_bytes = u32::try_from(data.len())
-            .map_err(|_| GpuHistogramError::TooLong { len: data.len() })?;
-        let mut words = vec![0u32; data.len().div_ceil(4).max(1)];
-        bytemuck::cast_slice_mut::<u32, u8>(&mut words)[..data.len()].copy_from_slice(data);
-        let data_buffer = ctx.upload("histogram data", &words)?;
-        let params = ctx.upload("histogram params", &[n_bytes])?;
-        let bins = ctx.storage_buffer("histogram bins", 256 * 4)?;
+        let input = HistogramInput::upload(ctx, data)?;
         let mut kernels = Vec::new();
         for kind in [
             GpuHistogramKind::GlobalAtomics,
             GpuHistogramKind::Privatised,
         ] {
-            let pipeline = ctx.cached_pipeline("histogram", SHADER, kind.entry_point())?;
-            let bind_group = ctx.bind_buffers(&pipeline, &[&data_buffer, &params, &bins]);
+            let (pipeline, bind_group) = input.bind(ctx, kind)?;
             kernels.push((kind, pipeline, bind_group));
         }
-        let groups = (words.len() as u32)
-            .div_ceil(WORKGROUP_SIZE)
-            .clamp(1, MAX_WORKGROUPS);
-        Ok(Self {
-            bins,
-            groups,
-            kernels,
-        })
+        Ok(Self { input, kernels })
     }
 
     // ANCHOR: bench_time
@@ -139,21 +156,18 @@ impl GpuHistogramBench {
             .find(|(k, _, _)| *k == kind)
             .expect("new() builds both kernels");
         ctx.time_commands(|encoder| {
-            encoder.clear_buffer(&self.bins, 0, None);
+            encoder.clear_buffer(&self.input.bins, 0, None);
             let mut pass = encoder.begin_compute_pass(&Default::default());
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, bind_group, &[]);
-            pass.dispatch_workgroups(self.groups, 1, 1);
+            pass.dispatch_workgroups(self.input.groups, 1, 1);
         })
     }
     // ANCHOR_END: bench_time
 
     /// The bins the last timed run left: a timing counts only if they are right.
     pub fn bins(&self, ctx: &GpuContext) -> Result<[u32; 256], GpuError> {
-        let counts: Vec<u32> = ctx.download(&self.bins)?;
-        let mut out = [0u32; 256];
-        out.copy_from_slice(&counts[..256]);
-        Ok(out)
+        self.input.read_bins(ctx)
     }
 }
 // ANCHOR_END: bench
