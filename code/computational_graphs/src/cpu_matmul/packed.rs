@@ -46,47 +46,32 @@ fn micro_kernel(kc: usize, a: &[f32], b: &[f32]) -> [[f32; NR]; MR] {
 // ANCHOR_END: micro_kernel
 
 // ANCHOR: pack
-/// Packs rows `i0..i0+mc`, columns `p0..p0+kc` of A (row-major, k columns) into MR-tall
-/// strips, each k-major: strip s, step p, row i is at `s·kc·MR + p·MR + i`. Rows past the
-/// edge are zeros.
-fn pack_a(a: &[f32], k: usize, i0: usize, mc: usize, p0: usize, kc: usize, out: &mut Vec<f32>) {
+/// Packs a `rows`-tall, `kc`-deep block into `TILE`-tall strips, each k-major: strip s, step p,
+/// row i is at `s·kc·TILE + p·TILE + i`; `at(i, p)` reads element (row i, step p) of the block,
+/// and rows past the edge are zeros. One function for A (strips of MR rows) and B (strips of NR
+/// columns, read transposed).
+#[inline(always)]
+fn pack<const TILE: usize>(
+    rows: usize,
+    kc: usize,
+    at: impl Fn(usize, usize) -> f32,
+    out: &mut Vec<f32>,
+) {
     out.clear();
-    for s in (0..mc).step_by(MR) {
+    for s in (0..rows).step_by(TILE) {
         for p in 0..kc {
-            for i in s..s + MR {
-                out.push(if i < mc {
-                    a[(i0 + i) * k + p0 + p]
-                } else {
-                    0.0
-                });
-            }
-        }
-    }
-}
-
-/// Packs rows `p0..p0+kc`, columns `j0..j0+nc` of B (row-major, n columns) into NR-wide
-/// strips, each k-major; columns past the edge are zeros.
-fn pack_b(b: &[f32], n: usize, p0: usize, kc: usize, j0: usize, nc: usize, out: &mut Vec<f32>) {
-    out.clear();
-    for s in (0..nc).step_by(NR) {
-        for p in 0..kc {
-            for j in s..s + NR {
-                out.push(if j < nc {
-                    b[(p0 + p) * n + j0 + j]
-                } else {
-                    0.0
-                });
-            }
+            out.extend((s..s + TILE).map(|i| if i < rows { at(i, p) } else { 0.0 }));
         }
     }
 }
 // ANCHOR_END: pack
 
 /// Adds one MC×NC block product to the rows of C in `c_rows` (row `i` of the block is row
-/// `i` of `c_rows`, columns `j0..j0+nc`), from packed A and B.
+/// `i` of `c_rows`, columns `j0..j0+nc`), from packed A and B, one MR×NR tile per call of `K`.
 // Eight plain numbers and slices: a struct for them would hide the loop structure being taught.
 #[allow(clippy::too_many_arguments)]
-fn block_product(
+#[inline(always)]
+fn block_product<K: MicroKernel<MR, NR>, const MR: usize, const NR: usize>(
     packed_a: &[f32],
     packed_b: &[f32],
     kc: usize,
@@ -100,7 +85,7 @@ fn block_product(
         let b_strip = &packed_b[jr * kc..(jr + NR) * kc];
         for ir in (0..mc).step_by(MR) {
             let a_strip = &packed_a[ir * kc..(ir + MR) * kc];
-            let acc = micro_kernel(kc, a_strip, b_strip);
+            let acc = K::tile(kc, a_strip, b_strip);
             // Only the part of the tile inside C is added back.
             for (i, acc_row) in acc.iter().enumerate().take((mc - ir).min(MR)) {
                 let row = &mut c_rows[(ir + i) * n + j0 + jr..];
@@ -115,18 +100,56 @@ fn block_product(
 // ANCHOR: packed
 /// C (m×n) = A (m×k) · B (k×n), all row-major, through packed blocks and the micro-kernel.
 pub fn packed(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
+    five_loops::<Portable, MR, NR, KC, MC, NC>(a, b, c, m, k, n);
+}
+
+/// A register micro-kernel for an MR×NR tile: what the five loops call.
+pub(super) trait MicroKernel<const MR: usize, const NR: usize> {
+    /// The tile of sums over `kc` steps: `a` holds MR values per step, `b` NR values per step.
+    fn tile(kc: usize, a: &[f32], b: &[f32]) -> [[f32; NR]; MR];
+}
+
+/// The [`micro_kernel`] above, for baseline x86-64.
+struct Portable;
+
+impl MicroKernel<MR, NR> for Portable {
+    #[inline(always)]
+    fn tile(kc: usize, a: &[f32], b: &[f32]) -> [[f32; NR]; MR] {
+        micro_kernel(kc, a, b)
+    }
+}
+
+/// The five loops around a micro-kernel, for any tile (MR×NR) and block sizes (KC deep, MC
+/// rows, NC columns). Always inlined, so that a caller compiled for wider vector units
+/// (`packed_fma.rs`) compiles the loops and its kernel for them too.
+#[inline(always)]
+pub(super) fn five_loops<
+    K: MicroKernel<MR, NR>,
+    const MR: usize,
+    const NR: usize,
+    const KC: usize,
+    const MC: usize,
+    const NC: usize,
+>(
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+    m: usize,
+    k: usize,
+    n: usize,
+) {
     c[..m * n].fill(0.0);
     let (mut pa, mut pb) = (Vec::new(), Vec::new());
     for j0 in (0..n).step_by(NC) {
         let nc = NC.min(n - j0);
         for p0 in (0..k).step_by(KC) {
             let kc = KC.min(k - p0);
-            pack_b(b, n, p0, kc, j0, nc, &mut pb);
+            pack::<NR>(nc, kc, |j, p| b[(p0 + p) * n + j0 + j], &mut pb);
             for i0 in (0..m).step_by(MC) {
                 let mc = MC.min(m - i0);
-                pack_a(a, k, i0, mc, p0, kc, &mut pa);
+                pack::<MR>(mc, kc, |i, p| a[(i0 + i) * k + p0 + p], &mut pa);
                 let c_rows = &mut c[i0 * n..(i0 + mc) * n];
-                block_product(&pa, &pb, kc, mc, nc, c_rows, n, j0);
+                block_product::<K, MR, NR>(&pa, &pb, kc, mc, nc, c_rows, n, j0);
             }
         }
     }
@@ -143,15 +166,15 @@ pub fn packed_parallel(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, 
         let nc = NC.min(n - j0);
         for p0 in (0..k).step_by(KC) {
             let kc = KC.min(k - p0);
-            pack_b(b, n, p0, kc, j0, nc, &mut pb);
+            pack::<NR>(nc, kc, |j, p| b[(p0 + p) * n + j0 + j], &mut pb);
             let pb = &pb;
             c[..m * n]
                 .par_chunks_mut(MC * n.max(1))
                 .enumerate()
                 .for_each_init(Vec::new, |pa, (band, c_rows)| {
                     let (i0, mc) = (band * MC, c_rows.len() / n);
-                    pack_a(a, k, i0, mc, p0, kc, pa);
-                    block_product(pa, pb, kc, mc, nc, c_rows, n, j0);
+                    pack::<MR>(mc, kc, |i, p| a[(i0 + i) * k + p0 + p], pa);
+                    block_product::<Portable, MR, NR>(pa, pb, kc, mc, nc, c_rows, n, j0);
                 });
         }
     }

@@ -7,8 +7,8 @@
 //! after it starts, while a core can start 2 per cycle: about 8 independent accumulators are
 //! needed to keep it busy, and 12 leave room. The tile is 6×16 for that reason (the shape BLIS
 //! uses on Haswell). Where the CPU has AVX-512 (32 registers of 16 floats), an 8×32 tile uses 16
-//! of them. The rest — packing, the five loops, zero padding at the edges — is the same as in
-//! `packed.rs`, with the tile's and the blocks' sizes as parameters.
+//! of them. The rest — packing, the five loops, zero padding at the edges — is `packed.rs`'s
+//! `five_loops`, with this file's kernel and the tile's and the blocks' sizes as parameters.
 
 /// The AVX2 kernel's tile: 6 rows × 16 columns (two 8-float registers per row).
 pub const AVX2_TILE: (usize, usize) = (6, 16);
@@ -75,6 +75,18 @@ pub fn packed_with(
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use super::super::packed::{MicroKernel, five_loops};
+
+    /// [`micro_kernel`] for the five loops of `packed.rs`.
+    struct Fma;
+
+    impl<const MR: usize, const NR: usize> MicroKernel<MR, NR> for Fma {
+        #[inline(always)]
+        fn tile(kc: usize, a: &[f32], b: &[f32]) -> [[f32; NR]; MR] {
+            micro_kernel::<MR, NR>(kc, a, b)
+        }
+    }
+
     // ANCHOR: fma_kernel
     /// acc (MR×NR) = Σ_p a_strip[p] ⊗ b_strip[p]. Inlined into a function compiled with the
     /// `fma` feature, `mul_add` is one FMA instruction (without it, a library call); the fixed
@@ -97,82 +109,17 @@ mod x86 {
     }
     // ANCHOR_END: fma_kernel
 
-    /// Packs an `rows`-tall, `kc`-deep block into `TILE`-tall strips, each k-major; `at(i, p)`
-    /// reads element (row i, step p) of the block, and rows past the edge are zeros. One
-    /// function for A (strips of MR rows) and B (strips of NR columns, read transposed).
-    #[inline(always)]
-    fn pack<const TILE: usize>(
-        rows: usize,
-        kc: usize,
-        at: impl Fn(usize, usize) -> f32,
-        out: &mut Vec<f32>,
-    ) {
-        out.clear();
-        for s in (0..rows).step_by(TILE) {
-            for p in 0..kc {
-                out.extend((s..s + TILE).map(|i| if i < rows { at(i, p) } else { 0.0 }));
-            }
-        }
-    }
-
-    /// The five loops of `packed.rs` around the micro-kernel, with the tile (MR×NR) and the
-    /// block sizes (KC deep, MC rows, NC columns) as parameters.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn blocked<
-        const MR: usize,
-        const NR: usize,
-        const KC: usize,
-        const MC: usize,
-        const NC: usize,
-    >(
-        a: &[f32],
-        b: &[f32],
-        c: &mut [f32],
-        m: usize,
-        k: usize,
-        n: usize,
-    ) {
-        c[..m * n].fill(0.0);
-        let (mut pa, mut pb) = (Vec::new(), Vec::new());
-        for j0 in (0..n).step_by(NC) {
-            let nc = NC.min(n - j0);
-            for p0 in (0..k).step_by(KC) {
-                let kc = KC.min(k - p0);
-                pack::<NR>(nc, kc, |j, p| b[(p0 + p) * n + j0 + j], &mut pb);
-                for i0 in (0..m).step_by(MC) {
-                    let mc = MC.min(m - i0);
-                    pack::<MR>(mc, kc, |i, p| a[(i0 + i) * k + p0 + p], &mut pa);
-                    for jr in (0..nc).step_by(NR) {
-                        let b_strip = &pb[jr * kc..(jr + NR) * kc];
-                        for ir in (0..mc).step_by(MR) {
-                            let a_strip = &pa[ir * kc..(ir + MR) * kc];
-                            let acc = micro_kernel::<MR, NR>(kc, a_strip, b_strip);
-                            for (i, acc_row) in acc.iter().enumerate().take((mc - ir).min(MR)) {
-                                let row = &mut c[(i0 + ir + i) * n + j0 + jr..];
-                                for (c_ij, v) in row.iter_mut().zip(acc_row).take((nc - jr).min(NR))
-                                {
-                                    *c_ij += v;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     // ANCHOR: entry_points
     /// 6×16 tiles; a B strip of 256 steps is 16 KiB, an A block of 72 rows 72 KiB.
     #[target_feature(enable = "avx2,fma")]
     pub fn packed_avx2(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
-        blocked::<6, 16, 256, 72, 1024>(a, b, c, m, k, n);
+        five_loops::<Fma, 6, 16, 256, 72, 1024>(a, b, c, m, k, n);
     }
 
     /// 8×32 tiles; 128 steps keep a B strip at 16 KiB, so it stays in L1 beside the A strip.
     #[target_feature(enable = "avx512f,fma")]
     pub fn packed_avx512(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
-        blocked::<8, 32, 128, 96, 1024>(a, b, c, m, k, n);
+        five_loops::<Fma, 8, 32, 128, 96, 1024>(a, b, c, m, k, n);
     }
     // ANCHOR_END: entry_points
 }
