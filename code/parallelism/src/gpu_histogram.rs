@@ -71,7 +71,9 @@ pub fn gpu_histogram(
     ctx.dispatch(&pipeline, &bind_group, [input.groups, 1, 1]);
     Ok(input.read_bins(ctx)?)
 }
+// ANCHOR_END: host
 
+// ANCHOR: host_upload
 /// The input on the GPU, four bytes to a word, and the 256 bins the kernels count into.
 struct HistogramInput {
     words: wgpu::Buffer,
@@ -99,7 +101,7 @@ impl HistogramInput {
         })
     }
 }
-// ANCHOR_END: host
+// ANCHOR_END: host_upload
 
 impl HistogramInput {
     /// The kernel's pipeline (compiled once per context) with this input bound to it.
