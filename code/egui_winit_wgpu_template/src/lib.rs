@@ -45,6 +45,31 @@ pub fn main_with_extension(
     args: Vec<String>,
     extension: Box<dyn extension::PanelExtension>,
 ) -> std::process::ExitCode {
+    run_app(
+        args,
+        |config| Ok(run_with(config, extension)?),
+        |report| {
+            print_written(&report);
+            if report.engine_joined {
+                println!("render engine thread joined");
+            }
+        },
+    )
+}
+
+/// The `main` of every window program built on the template, as the wgpu examples'
+/// `framework::run` is theirs: read the template's flags from `args` (without the program's
+/// name; `--help` prints them), `start` the program with them, then `report` what it did. A bad
+/// flag exits with 2, a failed run prints its error with every cause and exits with 1.
+pub fn run_app<I, S, R>(
+    args: I,
+    start: impl FnOnce(Config) -> Result<R, Box<dyn std::error::Error>>,
+    report: impl FnOnce(R),
+) -> std::process::ExitCode
+where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+{
     use std::process::ExitCode;
     let config = match Config::from_args(args) {
         Ok(config) => config,
@@ -57,20 +82,22 @@ pub fn main_with_extension(
             return ExitCode::from(2);
         }
     };
-    match run_with(config, extension) {
-        Ok(report) => {
-            for file in &report.files {
-                println!("wrote {}", file.display());
-            }
-            println!("frames drawn: {}", report.frames);
-            if report.engine_joined {
-                println!("render engine thread joined");
-            }
+    match start(config) {
+        Ok(done) => {
+            report(done);
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {}", error::chain(&e));
+            eprintln!("error: {}", error::chain(&*e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints the files a run wrote and how many frames it drew.
+pub fn print_written(report: &RunReport) {
+    for file in &report.files {
+        println!("wrote {}", file.display());
+    }
+    println!("frames drawn: {}", report.frames);
 }

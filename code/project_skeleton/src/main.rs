@@ -2,28 +2,15 @@
 
 use std::process::ExitCode;
 
-use egui_winit_wgpu_template::error::chain;
-use egui_winit_wgpu_template::{Config, ConfigError, config};
+use egui_winit_wgpu_template::{print_written, run_app};
 
 fn main() -> ExitCode {
-    let config = match Config::from_args(std::env::args().skip(1)) {
-        Ok(config) => config,
-        Err(ConfigError::HelpRequested) => {
-            print!("{}", config::USAGE);
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    match project_skeleton::app::run(config) {
-        Ok(report) => {
-            for file in &report.windows.files {
-                println!("wrote {}", file.display());
-            }
+    run_app(
+        std::env::args().skip(1),
+        |config| Ok(project_skeleton::app::run(config)?),
+        |report| {
+            print_written(&report.windows);
             let p = report.pipeline;
-            println!("frames drawn: {}", report.windows.frames);
             println!(
                 "pipeline: produced {} (skipped late {}) processed {} delivered {} dropped {} {} {} lost {}",
                 p.produced,
@@ -40,11 +27,6 @@ fn main() -> ExitCode {
                 report.recorder.written, report.recorder.dropped
             );
             println!("pipeline joined");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {}", chain(&e));
-            ExitCode::FAILURE
-        }
-    }
+        },
+    )
 }

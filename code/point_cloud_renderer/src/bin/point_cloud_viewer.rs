@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
 use egui_winit_wgpu_template::error::chain;
-use egui_winit_wgpu_template::{Config, ConfigError, config, run_with};
+use egui_winit_wgpu_template::{print_written, run_app, run_with};
 use point_cloud_renderer::viewer::{Viewer, ViewerPanel};
 
 /// The frame the panel shows, in pixels: small, so a software adapter keeps up.
@@ -13,41 +13,19 @@ const FRAME: (u32, u32) = (320, 180);
 
 // ANCHOR: main
 fn main() -> ExitCode {
-    let config = match Config::from_args(std::env::args().skip(1)) {
-        Ok(config) => config,
-        Err(ConfigError::HelpRequested) => {
-            print!("{}", config::USAGE);
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let viewer = match Viewer::new(FRAME) {
-        Ok(viewer) => viewer,
-        Err(e) => {
-            eprintln!(
-                "error: cannot start the point-cloud renderer: {}",
-                chain(&e)
-            );
-            return ExitCode::FAILURE;
-        }
-    };
-    let frames = viewer.frame_counter();
-    match run_with(config, Box::new(ViewerPanel::new(viewer))) {
-        Ok(report) => {
-            for file in &report.files {
-                println!("wrote {}", file.display());
-            }
-            println!("frames drawn: {}", report.frames);
+    run_app(
+        std::env::args().skip(1),
+        |config| {
+            let viewer = Viewer::new(FRAME)
+                .map_err(|e| format!("cannot start the point-cloud renderer: {}", chain(&e)))?;
+            let frames = viewer.frame_counter();
+            let report = run_with(config, Box::new(ViewerPanel::new(viewer)))?;
+            Ok((report, frames))
+        },
+        |(report, frames)| {
+            print_written(&report);
             println!("point-cloud frames: {}", frames.load(Ordering::Relaxed));
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {}", chain(&e));
-            ExitCode::FAILURE
-        }
-    }
+        },
+    )
 }
 // ANCHOR_END: main
