@@ -100,12 +100,6 @@ fn block_product<K: MicroKernel<MR, NR>, const MR: usize, const NR: usize>(
     }
 }
 
-// ANCHOR: packed
-/// C (m×n) = A (m×k) · B (k×n), all row-major, through packed blocks and the micro-kernel.
-pub fn packed(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
-    five_loops::<Portable, MR, NR, KC, MC, NC>(a, b, c, m, k, n);
-}
-
 /// A register micro-kernel for an MR×NR tile: what the five loops call.
 pub(super) trait MicroKernel<const MR: usize, const NR: usize> {
     /// The tile of sums over `kc` steps: `a` holds MR values per step, `b` NR values per step.
@@ -120,6 +114,12 @@ impl MicroKernel<MR, NR> for Portable {
     fn tile(kc: usize, a: &[f32], b: &[f32]) -> [[f32; NR]; MR] {
         micro_kernel(kc, a, b)
     }
+}
+
+// ANCHOR: packed
+/// C (m×n) = A (m×k) · B (k×n), all row-major, through packed blocks and the micro-kernel.
+pub fn packed(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
+    five_loops::<Portable, MR, NR, KC, MC, NC>(a, b, c, m, k, n);
 }
 
 /// The five loops around a micro-kernel, for any tile (MR×NR) and block sizes (KC deep, MC
