@@ -62,6 +62,37 @@ fn bounds(triangles: &[Triangle]) -> ([f32; 3], [f32; 3]) {
     (lo, hi)
 }
 
+/// How to build the tree: both give the same node layout and the same hits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildMethod {
+    /// Split where the centroids' Morton codes change their highest bit ([`Bvh::build`]).
+    Morton,
+    /// Split at the cheapest of a few planes per axis by the surface area heuristic
+    /// ([`Bvh::build_sah`]).
+    BinnedSah,
+}
+
+impl BuildMethod {
+    pub const ALL: [BuildMethod; 2] = [BuildMethod::Morton, BuildMethod::BinnedSah];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BuildMethod::Morton => "Morton",
+            BuildMethod::BinnedSah => "binned SAH",
+        }
+    }
+}
+
+impl Bvh {
+    /// Builds the tree the way `method` says.
+    pub fn build_with(method: BuildMethod, triangles: &[Triangle]) -> Self {
+        match method {
+            BuildMethod::Morton => Self::build(triangles),
+            BuildMethod::BinnedSah => Self::build_sah(triangles),
+        }
+    }
+}
+
 // ANCHOR: build
 impl Bvh {
     /// Sorts the triangles by Morton code and builds the tree over them.
@@ -149,6 +180,11 @@ impl Bvh {
     /// The nearest triangle along `ray`, walking the tree with a small stack (the shaders'
     /// `closest_hit` is this function in WGSL).
     pub fn closest_hit(&self, ray: &Ray) -> Option<Hit> {
+        self.closest_hit_counted(ray, &mut WalkCounts::default())
+    }
+
+    /// [`Bvh::closest_hit`], adding to `counts` what the walk did.
+    pub fn closest_hit_counted(&self, ray: &Ray, counts: &mut WalkCounts) -> Option<Hit> {
         let inv_dir = inverse_dir(ray.dir);
         let mut best: Option<Hit> = None;
         let mut t_max = f32::INFINITY;
@@ -158,11 +194,13 @@ impl Bvh {
             top -= 1;
             let index = stack[top];
             let node = &self.nodes[index as usize];
+            counts.nodes += 1; // one trip round the loop, one box test
             if !hits_box(node, ray.origin, inv_dir, t_max) {
                 continue;
             }
             if node.is_leaf() {
                 let first = node.right_or_first as usize;
+                counts.triangles += u64::from(node.count);
                 for i in first..first + node.count as usize {
                     if let Some(t) = self.triangles[i].intersect(ray, t_max) {
                         t_max = t;
@@ -179,10 +217,28 @@ impl Bvh {
                 top += 2;
             }
         }
+        counts.rays += 1;
         best
     }
 }
 // ANCHOR_END: traverse
+
+/// What walks did, summed over rays: the walk's loop runs once per node popped, and each trip
+/// tests that node's box; a leaf's triangles are each tested.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WalkCounts {
+    pub rays: u64,
+    pub nodes: u64,
+    pub triangles: u64,
+}
+
+impl std::ops::AddAssign for WalkCounts {
+    fn add_assign(&mut self, o: Self) {
+        self.rays += o.rays;
+        self.nodes += o.nodes;
+        self.triangles += o.triangles;
+    }
+}
 
 /// The same nearest hit by testing every triangle: what the tree must agree with.
 pub fn brute_force_hit(triangles: &[Triangle], ray: &Ray) -> Option<Hit> {
@@ -216,5 +272,26 @@ impl Bvh {
         } else {
             walk(&self.nodes, 0)
         }
+    }
+}
+
+impl Bvh {
+    /// The tree's SAH cost: each node's surface area over the root's, times one for its box
+    /// test, plus its triangle count for a leaf. It is the expected number of box and triangle
+    /// tests of a ray that crosses the root's box in a uniformly random direction, if it never
+    /// stopped early at a hit.
+    pub fn sah_cost(&self) -> f64 {
+        let area = |n: &Node| {
+            let d = [0, 1, 2].map(|i| f64::from(n.max[i] - n.min[i]).max(0.0));
+            2.0 * (d[0] * d[1] + d[1] * d[2] + d[2] * d[0])
+        };
+        let Some(root) = self.nodes.first() else {
+            return 0.0;
+        };
+        let root_area = area(root);
+        self.nodes
+            .iter()
+            .map(|n| area(n) / root_area * (1.0 + f64::from(n.count)))
+            .sum()
     }
 }

@@ -9,6 +9,7 @@
 //! - [`morton`]: 30-bit Morton codes of triangle centroids;
 //! - [`bvh`]: a bounding volume hierarchy built from the sorted codes, flattened for the GPU,
 //!   and the closest-hit traversal that the CPU and the shaders both run;
+//! - [`sah`]: a second build of the same tree, by the binned surface area heuristic;
 //! - [`sampling`]: the per-pixel random streams, the camera and the cosine-weighted bounce;
 //! - [`reference`]: the CPU path tracer that the GPU images are tested against;
 //! - [`gpu`]: the scene and the per-render buffers on the device;
@@ -19,6 +20,7 @@ pub mod gpu;
 pub mod megakernel;
 pub mod morton;
 pub mod reference;
+pub mod sah;
 pub mod sampling;
 pub mod scene;
 pub mod wavefront;

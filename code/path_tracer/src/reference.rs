@@ -1,7 +1,7 @@
 //! The CPU path tracer: the same steps as the shaders, one path at a time, in plain Rust. The GPU
 //! renderers are tested against its image.
 
-use crate::bvh::Bvh;
+use crate::bvh::{Bvh, WalkCounts};
 use crate::sampling::{
     RenderSettings, SURFACE_OFFSET, camera_ray, cosine_direction, facing_normal, random,
 };
@@ -15,7 +15,6 @@ pub struct Image {
     pub pixels: Vec<[f32; 3]>,
 }
 
-// ANCHOR: path
 /// The radiance one path brings back to the camera, and how many rays it traced.
 pub fn trace_path(
     bvh: &Bvh,
@@ -24,13 +23,33 @@ pub fn trace_path(
     pixel: u32,
     sample: u32,
 ) -> ([f32; 3], u32) {
+    trace_path_counted(
+        bvh,
+        materials,
+        settings,
+        pixel,
+        sample,
+        &mut WalkCounts::default(),
+    )
+}
+
+// ANCHOR: path
+/// [`trace_path`], adding to `counts` what its walks through the tree did.
+pub fn trace_path_counted(
+    bvh: &Bvh,
+    materials: &[Material],
+    settings: &RenderSettings,
+    pixel: u32,
+    sample: u32,
+    counts: &mut WalkCounts,
+) -> ([f32; 3], u32) {
     let rng = |bounce, dim| random(settings.seed, pixel, sample, bounce, dim);
     let (w, h, tan) = (settings.width, settings.height, settings.tan_half_fov);
     let mut ray = camera_ray(w, h, tan, pixel, [rng(0, 0), rng(0, 1)]);
     let mut throughput = [1.0f32; 3];
     let mut radiance = [0.0f32; 3];
     for bounce in 0..settings.max_depth {
-        let Some(hit) = bvh.closest_hit(&ray) else {
+        let Some(hit) = bvh.closest_hit_counted(&ray, counts) else {
             return (radiance, bounce + 1); // left the scene (never, in a closed room)
         };
         let triangle = &bvh.triangles[hit.triangle as usize];
@@ -92,4 +111,43 @@ pub fn render(bvh: &Bvh, materials: &[Material], settings: &RenderSettings) -> (
         pixels,
     };
     (image, rays_per_bounce)
+}
+
+/// What the walks of every path of a render did (the GPU renderers trace these same paths).
+pub fn count_walks(bvh: &Bvh, materials: &[Material], settings: &RenderSettings) -> WalkCounts {
+    let mut counts = WalkCounts::default();
+    for pixel in 0..settings.pixels() {
+        for sample in 0..settings.samples {
+            trace_path_counted(bvh, materials, settings, pixel, sample, &mut counts);
+        }
+    }
+    counts
+}
+
+/// The share of lanes busy in the walk's loop when the camera rays run in groups of `lanes`
+/// consecutive pixels, as a GPU runs them in lockstep: each group goes round the loop as often
+/// as its longest walk, and a lane whose walk has ended idles for the rest. Counted by walking
+/// every camera ray and noting its trips round the loop.
+pub fn camera_lane_use(bvh: &Bvh, settings: &RenderSettings, lanes: u32) -> f64 {
+    let (w, h, tan) = (settings.width, settings.height, settings.tan_half_fov);
+    let trips: Vec<u64> = (0..settings.pixels())
+        .map(|pixel| {
+            let jitter = [0, 1].map(|dim| random(settings.seed, pixel, 0, 0, dim));
+            let mut counts = WalkCounts::default();
+            bvh.closest_hit_counted(&camera_ray(w, h, tan, pixel, jitter), &mut counts);
+            counts.nodes
+        })
+        .collect();
+    let (busy, offered) = trips
+        .chunks(lanes as usize)
+        .map(|group| {
+            let longest = group.iter().copied().max().unwrap_or(0);
+            (group.iter().sum::<u64>(), longest * u64::from(lanes))
+        })
+        .fold((0, 0), |(b, o), (gb, go)| (b + gb, o + go));
+    if offered == 0 {
+        0.0
+    } else {
+        busy as f64 / offered as f64
+    }
 }

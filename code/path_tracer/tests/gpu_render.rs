@@ -2,7 +2,7 @@
 //! the same image up to float rounding, and the wavefront's queue counters add up.
 
 use gpu_context::GpuContext;
-use path_tracer::bvh::Bvh;
+use path_tracer::bvh::{BuildMethod, Bvh};
 use path_tracer::megakernel::Megakernel;
 use path_tracer::reference::{self, Image};
 use path_tracer::wavefront::Wavefront;
@@ -108,4 +108,25 @@ fn bad_settings_are_an_error_not_a_panic() {
         .unwrap()
         .render(&ctx, &gpu_scene, zero_samples, None);
     assert!(err.unwrap_err().to_string().contains("at least 1"));
+}
+
+/// Both GPU renderers walk the binned-SAH tree with the same shader code, and give the image the
+/// CPU renders over the Morton tree.
+#[test]
+fn both_renderers_walk_the_sah_tree_too() {
+    let ctx = GpuContext::for_tests();
+    let (morton, scene, settings) = tiny();
+    let (cpu, _) = reference::render(&morton, &scene.materials, &settings);
+    let sah = Bvh::build_with(BuildMethod::BinnedSah, &scene.triangles);
+    let gpu_scene = GpuScene::upload(&ctx, &sah, &scene.materials).unwrap();
+    let (mega, _) = Megakernel::new(&ctx)
+        .unwrap()
+        .render(&ctx, &gpu_scene, settings, None)
+        .unwrap();
+    assert_close(&mega, &cpu);
+    let wave = Wavefront::new(&ctx)
+        .unwrap()
+        .render(&ctx, &gpu_scene, settings, None)
+        .unwrap();
+    assert_close(&wave.image, &cpu);
 }

@@ -2,11 +2,14 @@
 //!
 //! - `throughput`: rays per second of the megakernel and the wavefront against the bounce limit,
 //!   for a small and a large scene, and the length of the wavefront's queue at each bounce;
-//! - `kernels`: where the wavefront's GPU time goes, kernel by kernel, beside the megakernel's.
+//! - `kernels`: where the wavefront's GPU time goes, kernel by kernel, beside the megakernel's;
+//! - `bvh`: the Morton-code tree against the binned-SAH tree: node visits per ray, lane use,
+//!   and the GPU time of `intersect`, of the wavefront and of the megakernel.
 //!
 //! GPU time comes from timing scopes around every pass where the adapter has timestamps, and
 //! from the CPU clock around submit-and-wait where it has not.
 
+mod bvh;
 mod kernels;
 mod throughput;
 
@@ -21,7 +24,7 @@ use path_tracer::megakernel::Megakernel;
 use path_tracer::wavefront::{Wavefront, WavefrontRender};
 use path_tracer::{GpuScene, RenderSettings, Scene};
 
-const PARTS: &[&str] = &["throughput", "kernels"];
+const PARTS: &[&str] = &["throughput", "kernels", "bvh"];
 
 /// File names carry the machine label when one is given (`path_tracer_h100_throughput`).
 fn figure_name(args: &FigureArgs, name: &str) -> String {
@@ -138,6 +141,9 @@ fn main() -> anyhow::Result<()> {
     }
     if args.wants("kernels") {
         kernels::run(args, &mut gpu)?;
+    }
+    if args.wants("bvh") {
+        bvh::run(args, &mut gpu)?;
     }
     Ok(())
 }
