@@ -138,8 +138,11 @@ def main():
         "description": "GPU SM clock, temperature, power and clock-event reasons, idle and under a sustained bf16 matmul load",
         "program": "code/realtime/bench/clocks_under_load.py",
         "machine_label": args.machine,
+        "machine": f"{cpu_model()}, {os.cpu_count()} logical CPUs",
         "logical_cpus": os.cpu_count(),
         "gpu": gpu,
+        "adapter": f"{gpu.split(',')[0].strip()} (CUDA through PyTorch {torch.__version__})",
+        "files": [name + ".csv", f"realtime_topology_{args.machine}.txt"],
         "python": platform.python_version(),
         "torch": torch.__version__,
         "commit": os.environ.get("COURSE_COMMIT", "unknown"),
@@ -153,6 +156,18 @@ def main():
     }
     with open(os.path.join(args.out, name + ".json"), "w") as f:
         json.dump(sidecar, f, indent=2)
+
+
+def cpu_model():
+    """The CPU's model name as /proc/cpuinfo gives it (the sidecars of the Rust figures use the same)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
 
 
 if __name__ == "__main__":
