@@ -13,10 +13,12 @@
 //! - [`sampling`]: the per-pixel random streams, the camera and the cosine-weighted bounce;
 //! - [`reference`]: the CPU path tracer that the GPU images are tested against;
 //! - [`gpu`]: the scene and the per-render buffers on the device;
-//! - [`megakernel`] and [`wavefront`]: the two GPU renderers.
+//! - [`megakernel`] and [`wavefront`]: the two GPU renderers;
+//! - [`lane_count`]: lane use of the walk, counted on the GPU by subgroup ballots.
 
 pub mod bvh;
 pub mod gpu;
+pub mod lane_count;
 pub mod megakernel;
 pub mod morton;
 pub mod reference;

@@ -34,6 +34,9 @@ fn quick_bvh_part_writes_its_table() {
     for row in &rows[1..] {
         let t: f64 = row[column("intersect_median_s")].parse().expect("a time");
         assert!(t > 0.0);
+        // lavapipe has subgroups, so the ballot columns are filled.
+        let lane_use: f64 = row[column("gpu_camera_lane_use")].parse().expect("a share");
+        assert!(lane_use > 0.0 && lane_use <= 1.0, "{csv}");
     }
     assert!(out.join("path_tracer_bvh.svg").exists());
     assert!(out.join("path_tracer_bvh.json").exists());

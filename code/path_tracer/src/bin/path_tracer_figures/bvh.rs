@@ -3,6 +3,7 @@ use std::time::Instant;
 use bench_harness::{Bar, BarChart, Csv, FigureArgs, figures_dir};
 use path_tracer::bvh::{BuildMethod, Bvh};
 use path_tracer::gpu::totals_by_label;
+use path_tracer::lane_count::LaneCounter;
 use path_tracer::reference::{camera_lane_use, count_walks};
 use path_tracer::{GpuScene, RenderSettings, Scene};
 
@@ -24,6 +25,7 @@ pub fn run(args: &FigureArgs, gpu: &mut Gpu) -> anyhow::Result<()> {
     let settings = RenderSettings::new(sweep.side, sweep.side, 1, depth);
     let counted_side = if args.quick { 32 } else { COUNTED_SIDE };
     let counted = RenderSettings::new(counted_side, counted_side, 1, depth);
+    let lanes = open_lane_counter();
     let mut csv = Csv::new(&HEADER);
     let mut bars = Vec::new();
     let mut largest = 0;
@@ -32,6 +34,13 @@ pub fn run(args: &FigureArgs, gpu: &mut Gpu) -> anyhow::Result<()> {
             let (scene, bvh, build_s) = build(confetti, method);
             let walks = count_walks(&bvh, &scene.materials, &counted);
             let lane_use = camera_lane_use(&bvh, &counted, LANES);
+            let ballots = match &lanes {
+                Some((ctx, counter)) => {
+                    let on = GpuScene::upload(ctx, &bvh, &scene.materials)?;
+                    Some(counter.count(ctx, &on, settings)?)
+                }
+                None => None,
+            };
             let on_gpu = GpuScene::upload(&gpu.ctx, &bvh, &scene.materials)?;
             gpu.time_wavefront(&on_gpu, settings)?; // warm-up
             gpu.time_megakernel(&on_gpu, settings)?;
@@ -61,6 +70,14 @@ pub fn run(args: &FigureArgs, gpu: &mut Gpu) -> anyhow::Result<()> {
                 format!("{:.2}", per_ray(walks.triangles)),
                 format!("{lane_use:.4}"),
             ];
+            row.extend(match ballots {
+                Some(b) => [
+                    format!("{:.1}", b.subgroup_size()),
+                    format!("{:.4}", b.lane_use()),
+                    format!("{:.2}", b.lane_trips as f64 / f64::from(settings.pixels())),
+                ],
+                None => [String::new(), String::new(), String::new()],
+            });
             for (label, samples) in [
                 ("intersect", intersect),
                 ("wavefront", wave),
@@ -98,7 +115,20 @@ pub fn run(args: &FigureArgs, gpu: &mut Gpu) -> anyhow::Result<()> {
     )
 }
 
-const HEADER: [&str; 21] = [
+/// A second device, with subgroup operations, for the ballot counters; none when the adapter
+/// lacks them (the table then leaves their columns empty).
+fn open_lane_counter() -> Option<(gpu_context::GpuContext, LaneCounter)> {
+    let opened = LaneCounter::open_context().and_then(|ctx| Ok((LaneCounter::new(&ctx)?, ctx)));
+    match opened {
+        Ok((counter, ctx)) => Some((ctx, counter)),
+        Err(e) => {
+            eprintln!("bvh: no ballot counters ({e})");
+            None
+        }
+    }
+}
+
+const HEADER: [&str; 24] = [
     "build",
     "triangles",
     "max_depth",
@@ -111,6 +141,9 @@ const HEADER: [&str; 21] = [
     "nodes_per_ray",
     "triangle_tests_per_ray",
     "camera_lane_use",
+    "gpu_subgroup_size",
+    "gpu_camera_lane_use",
+    "gpu_camera_trips_per_ray",
     "intersect_median_s",
     "intersect_min_s",
     "intersect_max_s",
@@ -174,6 +207,7 @@ fn write(
         format!(
             "camera_lane_use: camera rays in groups of {LANES} consecutive pixels; trips round the walk loop summed over lanes / ({LANES} × the group's longest walk)"
         ),
+        "gpu_camera_lane_use: one camera ray per pixel of the timed image walks the tree on the GPU; at each trip round the walk loop a subgroup ballot counts the lanes taking part; busy lanes / (subgroup size × subgroup trips)".into(),
         "build_ms: CPU time of the build, best of three".into(),
     ];
     sidecar(

@@ -1,0 +1,102 @@
+//! Lane use counted on the GPU while the walk runs: camera rays walk the tree, and at every
+//! trip round the walk's loop a subgroup ballot counts the lanes taking part. Needs the
+//! adapter's subgroup operations (`wgpu::Features::SUBGROUP`).
+
+use std::sync::Arc;
+
+use gpu_context::{GpuContext, Requirements, wgpu, workgroups_for};
+
+use crate::gpu::{Frame, GpuScene, RenderError, WORKGROUP, bind};
+use crate::sampling::RenderSettings;
+
+/// The shader: the shared functions, then the counting kernel. (WGSL spells the extension
+/// `enable subgroups;`, but Naga 30 rejects that line and takes the built-ins without it, once
+/// the device has the feature.)
+pub fn source() -> String {
+    [
+        include_str!("shaders/common.wgsl"),
+        include_str!("shaders/lane_count.wgsl"),
+    ]
+    .concat()
+}
+
+/// What the ballots added up over one pass of camera rays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaneCounts {
+    /// Lanes that took part, summed over every subgroup's every trip.
+    pub busy: u64,
+    /// The subgroup's width, summed the same way: what the hardware offered.
+    pub offered: u64,
+    /// Trips round the loop, summed over lanes (the rays' node visits).
+    pub lane_trips: u64,
+    /// Trips round the loop, summed over subgroups.
+    pub subgroup_trips: u64,
+}
+
+impl LaneCounts {
+    /// The share of offered lanes that did work.
+    pub fn lane_use(&self) -> f64 {
+        self.busy as f64 / self.offered.max(1) as f64
+    }
+
+    /// Lanes per subgroup, as the ballots saw it.
+    pub fn subgroup_size(&self) -> f64 {
+        self.offered as f64 / self.subgroup_trips.max(1) as f64
+    }
+}
+
+pub struct LaneCounter {
+    pipeline: Arc<wgpu::ComputePipeline>,
+}
+
+impl LaneCounter {
+    /// A context whose device has subgroup operations, or an error that names the feature.
+    pub fn open_context() -> Result<GpuContext, RenderError> {
+        Ok(GpuContext::with_requirements(&Requirements {
+            features: wgpu::Features::SUBGROUP,
+            ..Default::default()
+        })?)
+    }
+
+    pub fn new(ctx: &GpuContext) -> Result<Self, RenderError> {
+        let pipeline = ctx.cached_pipeline("lane count", &source(), "count_lanes")?;
+        Ok(Self { pipeline })
+    }
+
+    /// Walks one camera ray per pixel of `settings` (the renderers' first sample) and returns
+    /// the ballots' sums.
+    pub fn count(
+        &self,
+        ctx: &GpuContext,
+        scene: &GpuScene,
+        settings: RenderSettings,
+    ) -> Result<LaneCounts, RenderError> {
+        let frame = Frame::new(ctx, settings)?;
+        let counters = ctx.storage_buffer("lane counters", 16)?;
+        let bind_group = bind(
+            ctx,
+            &self.pipeline,
+            vec![
+                (0, frame.params(0, 0)),
+                (1, scene.triangles.as_entire_binding()),
+                (2, scene.nodes.as_entire_binding()),
+                (3, counters.as_entire_binding()),
+            ],
+        );
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(workgroups_for(settings.pixels(), WORKGROUP), 1, 1);
+        }
+        ctx.queue.submit([encoder.finish()]);
+        let c: Vec<u32> = ctx.download(&counters)?;
+        Ok(LaneCounts {
+            busy: c[0].into(),
+            offered: c[1].into(),
+            lane_trips: c[2].into(),
+            subgroup_trips: c[3].into(),
+        })
+    }
+}
