@@ -28,6 +28,15 @@ impl Workload {
         runner_cpu::run(&self.graph, std::slice::from_ref(&self.input))
     }
 
+    /// One run of the buffer-reusing CPU runner: after the first run with `workspace`, it
+    /// allocates nothing. The results are in `workspace.outputs()`.
+    pub fn run_cpu_reusing(
+        &self,
+        workspace: &mut runner_cpu::Workspace,
+    ) -> Result<(), computational_graphs::Error> {
+        runner_cpu::run_reusing(&self.graph, std::slice::from_ref(&self.input), workspace)
+    }
+
     pub fn build_gpu(&self, ctx: &GpuContext) -> Result<GpuProgram, computational_graphs::Error> {
         runner_gpu::build(ctx, &self.graph, Pipelines::Cached)
     }

@@ -8,21 +8,25 @@ use crate::tensor::Tensor2D;
 // ANCHOR: linear
 /// `input · weights + bias`: input m×k, weights k×n, bias 1×n, output m×n.
 pub fn linear(input: &Tensor2D, weights: &Tensor2D, bias: &Tensor2D) -> Result<Tensor2D, Error> {
-    linear_then("linear", input, weights, bias, |_row| {})
+    let mut out = Tensor2D::zeros(0, 0);
+    linear_then("linear", input, weights, bias, &mut out, |_row| {})?;
+    Ok(out)
 }
 
-/// Computes the output row by row and hands each finished row to `epilogue` while it is
-/// still in the cache: that is what makes the fused operators below one pass over memory.
+/// Computes the output row by row into `out` and hands each finished row to `epilogue` while
+/// it is still in the cache: that is what makes the fused operators below one pass over memory.
+/// `out` is reallocated only when its shape is wrong, so a caller can reuse it run after run.
 fn linear_then(
     op: &'static str,
     input: &Tensor2D,
     weights: &Tensor2D,
     bias: &Tensor2D,
+    out: &mut Tensor2D,
     epilogue: impl Fn(&mut [f32]),
-) -> Result<Tensor2D, Error> {
+) -> Result<(), Error> {
     let (m, n) = linear_shape(op, shape_of(input), shape_of(weights), shape_of(bias))?;
     let k = input.cols();
-    let mut out = Tensor2D::zeros(m, n);
+    reshape_for_writing(out, m, n);
     let (x, w, b) = (input.data(), weights.data(), bias.data());
     for (i, out_row) in out.data_mut().chunks_exact_mut(n.max(1)).enumerate() {
         out_row.copy_from_slice(b);
@@ -35,7 +39,7 @@ fn linear_then(
         }
         epilogue(out_row);
     }
-    Ok(out)
+    Ok(())
 }
 // ANCHOR_END: linear
 
@@ -83,7 +87,9 @@ pub fn linear_relu(
     weights: &Tensor2D,
     bias: &Tensor2D,
 ) -> Result<Tensor2D, Error> {
-    linear_then("linear_relu", input, weights, bias, relu_row)
+    let mut out = Tensor2D::zeros(0, 0);
+    linear_relu_into(input, weights, bias, &mut out)?;
+    Ok(out)
 }
 
 /// Linear, ReLU and a row-wise softmax, one row at a time.
@@ -92,13 +98,77 @@ pub fn linear_relu_softmax(
     weights: &Tensor2D,
     bias: &Tensor2D,
 ) -> Result<Tensor2D, Error> {
-    linear_then("linear_relu_softmax", input, weights, bias, |row| {
-        relu_row(row);
-        softmax_row(row);
-    })
+    let mut out = Tensor2D::zeros(0, 0);
+    linear_relu_softmax_into(input, weights, bias, &mut out)?;
+    Ok(out)
 }
 
 fn relu_row(row: &mut [f32]) {
     row.iter_mut().for_each(|v| *v = v.max(0.0));
 }
 // ANCHOR_END: fused
+
+// The same operators writing into a tensor the caller keeps: the buffer-reusing runner
+// (`runner_cpu::run_reusing`) calls these, and allocates nothing once every buffer has its shape.
+
+/// [`linear`] into `out` (reallocated only if its shape is wrong).
+pub fn linear_into(
+    input: &Tensor2D,
+    weights: &Tensor2D,
+    bias: &Tensor2D,
+    out: &mut Tensor2D,
+) -> Result<(), Error> {
+    linear_then("linear", input, weights, bias, out, |_row| {})
+}
+
+/// [`linear_relu`] into `out`.
+pub fn linear_relu_into(
+    input: &Tensor2D,
+    weights: &Tensor2D,
+    bias: &Tensor2D,
+    out: &mut Tensor2D,
+) -> Result<(), Error> {
+    linear_then("linear_relu", input, weights, bias, out, relu_row)
+}
+
+/// [`linear_relu_softmax`] into `out`.
+pub fn linear_relu_softmax_into(
+    input: &Tensor2D,
+    weights: &Tensor2D,
+    bias: &Tensor2D,
+    out: &mut Tensor2D,
+) -> Result<(), Error> {
+    linear_then("linear_relu_softmax", input, weights, bias, out, |row| {
+        relu_row(row);
+        softmax_row(row);
+    })
+}
+
+/// [`relu`] into `out`.
+pub fn relu_into(input: &Tensor2D, out: &mut Tensor2D) {
+    copy_into(input, out);
+    relu_row(out.data_mut());
+}
+
+/// [`softmax`] into `out`.
+pub fn softmax_into(input: &Tensor2D, out: &mut Tensor2D) {
+    copy_into(input, out);
+    let cols = input.cols().max(1);
+    for row in out.data_mut().chunks_exact_mut(cols) {
+        softmax_row(row);
+    }
+}
+
+/// Copies `input` into `out`, reallocating `out` only if its shape is wrong.
+pub fn copy_into(input: &Tensor2D, out: &mut Tensor2D) {
+    reshape_for_writing(out, input.rows(), input.cols());
+    out.data_mut().copy_from_slice(input.data());
+}
+
+/// Gives `out` the shape `rows × cols`; its old contents are kept only if the shape was right
+/// (every caller overwrites all of it).
+fn reshape_for_writing(out: &mut Tensor2D, rows: usize, cols: usize) {
+    if out.shape() != (rows, cols) {
+        *out = Tensor2D::zeros(rows, cols);
+    }
+}

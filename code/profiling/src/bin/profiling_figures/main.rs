@@ -8,18 +8,20 @@
 mod flamegraph;
 mod nms;
 mod overheads;
+mod runner_reuse;
 mod span_cost;
 mod trace;
 mod training_gpu;
 
 use clap::Parser;
 
-pub const PARTS: [&str; 7] = [
+pub const PARTS: [&str; 8] = [
     "span_cost",
     "trace",
     "nms",
     "overheads",
     "flamegraph",
+    "runner_reuse",
     "training_gpu",
     "training_scopes",
 ];
@@ -27,7 +29,7 @@ pub const PARTS: [&str; 7] = [
 #[derive(Parser)]
 #[command(
     about = "Module 4's figures: span cost, a CPU+GPU trace, NMS, profiler overheads, a flame graph, \
-             the training step on CPU and GPU"
+             the CPU runner with and without buffer reuse, the training step on CPU and GPU"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -37,6 +39,9 @@ pub struct Args {
     /// pointers through RUSTFLAGS), at target/profiling/profiling_workload.
     #[arg(long, default_value = "target/release/profiling_workload")]
     pub workload: std::path::PathBuf,
+    /// Appended to the runner_reuse figure's name, to keep two machines' runs apart (`_h200`).
+    #[arg(long, default_value = "")]
+    pub tag: String,
 }
 
 fn main() -> std::process::ExitCode {
@@ -59,7 +64,12 @@ fn run() -> anyhow::Result<()> {
         overheads::run(&args)?;
     }
     if args.figures.wants("flamegraph") {
-        flamegraph::run(&args)?;
+        flamegraph::run(&args, &[], "profiling_flamegraph")?;
+        let reusing = ["--warmup", "1", "--reuse"];
+        flamegraph::run(&args, &reusing, "profiling_flamegraph_reusing")?;
+    }
+    if args.figures.wants("runner_reuse") {
+        runner_reuse::run(&args)?;
     }
     if args.figures.wants("training_gpu") {
         let ctx = gpu_context::GpuContext::new()?;

@@ -63,7 +63,7 @@ fn timed(mut cmd: Command) -> anyhow::Result<Duration> {
 }
 
 /// Total instructions (`summary:` line) of a callgrind output file.
-fn callgrind_instructions(path: &Path) -> anyhow::Result<u64> {
+pub(crate) fn callgrind_instructions(path: &Path) -> anyhow::Result<u64> {
     let text = std::fs::read_to_string(path)?;
     text.lines()
         .find_map(|l| l.strip_prefix("summary:"))

@@ -1,0 +1,190 @@
+//! `profiling_runner_reuse`: the CPU graph runner allocating its buffers every run (`run`)
+//! against the one that keeps them (`run_reusing`), in one run of this program: wall time,
+//! allocations and minor page faults per run (the workload counts them), and instructions per
+//! run where a counter exists (`perf stat`, else callgrind).
+
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{Context, bail};
+use bench_harness::{BarChart, Csv, Sidecar, Stats, figures_dir};
+
+use crate::Args;
+use crate::overheads::callgrind_instructions;
+
+/// (name in the CSV, the workload's flags after `--runs N`).
+const RUNNERS: [(&str, &[&str]); 2] = [
+    ("run (allocates every run)", &["--warmup", "1"]),
+    ("run_reusing (one workspace)", &["--warmup", "1", "--reuse"]),
+];
+
+/// One workload process: its `key=value` report.
+fn workload(path: &Path, runs: usize, flags: &[&str]) -> anyhow::Result<Vec<(String, String)>> {
+    let out = Command::new(path)
+        .args(["--runs", &runs.to_string()])
+        .args(flags)
+        .output()
+        .with_context(|| format!("cannot start {}", path.display()))?;
+    if !out.status.success() {
+        bail!(
+            "{} failed: {}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect())
+}
+
+fn field(report: &[(String, String)], key: &str) -> anyhow::Result<f64> {
+    report
+        .iter()
+        .find(|(k, _)| k == key)
+        .and_then(|(_, v)| v.parse().ok())
+        .with_context(|| format!("the workload printed no number for {key}"))
+}
+
+/// Instructions of one workload process counted by `perf stat` (None where the counter is not
+/// supported, as on most VMs) or by callgrind (None where valgrind is missing).
+fn instructions(tool: &str, path: &Path, runs: usize, flags: &[&str]) -> Option<f64> {
+    let scratch = std::env::temp_dir().join(format!("runner_reuse_{tool}_{}", std::process::id()));
+    let out = scratch.to_string_lossy().into_owned();
+    let mut cmd = match tool {
+        "perf" => Command::new("perf"),
+        _ => Command::new("valgrind"),
+    };
+    match tool {
+        "perf" => cmd.args(["stat", "-x", ",", "-e", "instructions:u", "-o", &out, "--"]),
+        _ => cmd.args([
+            "-q",
+            "--tool=callgrind",
+            &format!("--callgrind-out-file={out}"),
+        ]),
+    };
+    let ok = cmd
+        .arg(path)
+        .args(["--runs", &runs.to_string()])
+        .args(flags);
+    let ok = ok
+        .stdout(std::process::Stdio::null())
+        .status()
+        .ok()?
+        .success();
+    let count = if !ok {
+        None
+    } else if tool == "perf" {
+        let text = std::fs::read_to_string(&scratch).ok()?;
+        let line = text.lines().find(|l| l.contains("instructions"))?;
+        line.split(',').next()?.parse().ok()
+    } else {
+        callgrind_instructions(&scratch).ok().map(|n| n as f64)
+    };
+    std::fs::remove_file(&scratch).ok();
+    count
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let path = &args.workload;
+    if !path.exists() {
+        bail!(
+            "{} does not exist: build it with `cargo build --release -p profiling_lab --bin profiling_workload`, or pass --workload",
+            path.display()
+        );
+    }
+    let (runs, rounds) = if args.figures.quick { (5, 1) } else { (200, 7) };
+    // Rounds alternate the two runners, so a drift of the machine touches both alike.
+    let mut reports = vec![Vec::new(); RUNNERS.len()];
+    for _ in 0..rounds {
+        for (i, (_, flags)) in RUNNERS.iter().enumerate() {
+            reports[i].push(workload(path, runs, flags)?);
+        }
+    }
+    let mut csv = Csv::new(&[
+        "runner",
+        "runs",
+        "rounds",
+        "ms_per_run_median",
+        "ms_per_run_min",
+        "ms_per_run_max",
+        "allocations_per_run",
+        "minor_faults_per_run",
+        "instructions_per_run_perf",
+        "instructions_per_run_callgrind",
+    ]);
+    let mut chart = BarChart {
+        title: "CPU graph runner: fresh buffers every run, or kept".into(),
+        subtitle: format!(
+            "{runs} runs of a 128×128, depth-16 graph, median of {rounds} processes (bars: min–max)"
+        ),
+        y_label: "ms per run".into(),
+        log_y: false,
+        bars: Vec::new(),
+    };
+    for ((name, flags), reports) in RUNNERS.iter().zip(&reports) {
+        let per_run = |key: &str| -> anyhow::Result<Vec<f64>> {
+            reports
+                .iter()
+                .map(|r| Ok(field(r, key)? / runs as f64))
+                .collect()
+        };
+        let ms: Vec<f64> = per_run("seconds")?.iter().map(|s| s * 1e3).collect();
+        let ms = Stats::from_seconds(&ms).context("no timings")?;
+        let median = |v: Vec<f64>| Stats::from_seconds(&v).map_or(f64::NAN, |s| s.median);
+        let allocations = median(per_run("allocations")?);
+        let faults = median(per_run("minor_faults")?);
+        // Per run: the difference between two run counts, so start-up cancels out.
+        let (few, many) = if args.figures.quick { (1, 2) } else { (2, 12) };
+        let count = |tool: &str| -> String {
+            match (
+                instructions(tool, path, many, flags),
+                instructions(tool, path, few, flags),
+            ) {
+                (Some(m), Some(f)) => format!("{:.0}", (m - f) / (many - few) as f64),
+                _ => "not measurable".into(),
+            }
+        };
+        let (perf, callgrind) = (count("perf"), count("callgrind"));
+        eprintln!(
+            "{name:30} {:.3} ms/run  {allocations} allocations  {faults} faults  perf {perf}  callgrind {callgrind}",
+            ms.median
+        );
+        csv.row(&[
+            (*name).into(),
+            runs.to_string(),
+            rounds.to_string(),
+            format!("{:.4}", ms.median),
+            format!("{:.4}", ms.min),
+            format!("{:.4}", ms.max),
+            format!("{allocations:.1}"),
+            format!("{faults:.1}"),
+            perf,
+            callgrind,
+        ]);
+        let label = name.split(" (").next().unwrap_or(name);
+        chart
+            .bars
+            .push((label.into(), ms.median, Some((ms.min, ms.max))));
+    }
+    let dir = figures_dir();
+    let name = format!("profiling_runner_reuse{}", args.tag);
+    csv.write(&dir.join(format!("{name}.csv")))?;
+    chart.write(&dir.join(format!("{name}.svg")))?;
+    let mut sidecar = Sidecar::new(
+        &name,
+        "The CPU graph runner with fresh buffers every run against one workspace kept across \
+         runs: wall time, allocations and minor page faults per run (counted by the workload), \
+         instructions per run (perf stat where supported, callgrind where installed).",
+    );
+    sidecar.notes.push(format!(
+        "each process: {} --runs {runs} --warmup 1 [--reuse]; rounds alternate the runners; \
+         instructions: (count at {} runs − count at {} runs) / difference, to cancel start-up",
+        path.display(),
+        if args.figures.quick { 2 } else { 12 },
+        if args.figures.quick { 1 } else { 2 },
+    ));
+    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Ok(())
+}
