@@ -280,3 +280,28 @@ fn a_configuration_the_device_cannot_run_is_refused_before_compiling() {
     assert!(three_rows.unusable(&limits).is_some());
     assert!(search_space().iter().all(|c| c.unusable(&limits).is_none()));
 }
+
+#[test]
+fn candidates_start_with_the_heuristic_and_leave_out_blocks_larger_than_the_product() {
+    for (m, k, n) in [(64, 64, 64), (1024, 1024, 1024), (1, 17, 36), (37, 5, 1)] {
+        let heuristic = linear_tuning(m, k, n, Epilogue::Bias);
+        let list = computational_graphs::compiler::autotune::candidates(m, k, n, &heuristic);
+        assert_eq!(list[0], KernelConfig::of(&heuristic), "{m}×{k}×{n}");
+        for (i, c) in list.iter().enumerate().skip(1) {
+            let (bm, bn) = c.block();
+            assert!(
+                bm as usize <= m.next_power_of_two().max(16),
+                "{c:?} for {m}×{n}"
+            );
+            assert!(
+                bn as usize <= n.next_power_of_two().max(32),
+                "{c:?} for {m}×{n}"
+            );
+            assert!(!list[..i].contains(c), "{c:?} twice");
+        }
+    }
+    // At 1024² every configuration of the search space fits (the heuristic's is one of them).
+    let big = linear_tuning(1024, 1024, 1024, Epilogue::Bias);
+    let all = computational_graphs::compiler::autotune::candidates(1024, 1024, 1024, &big);
+    assert_eq!(all.len(), search_space().len());
+}

@@ -99,6 +99,9 @@ pub struct Measured {
     pub gpu_per_run: Option<Duration>,
 }
 
+/// How long the loop variants run before their samples are taken.
+const GPU_WARMUP: Duration = Duration::from_millis(200);
+
 pub struct Effort {
     pub warmup: usize,
     pub samples: usize,
@@ -184,6 +187,13 @@ pub fn measure_variant(
             };
             let setup = start.elapsed();
             let n = e.loop_iterations;
+            // Keep the GPU busy for a moment first: after a set-up that left it mostly idle
+            // (compiling, or tuning), its clocks need time to come back up, and the first
+            // samples would measure that instead of the graph.
+            let busy_until = Instant::now() + GPU_WARMUP;
+            while Instant::now() < busy_until {
+                program.run_loop(ctx, &inputs, n)?;
+            }
             let stats = measure_durations(e.warmup, e.samples, || {
                 let t = Instant::now();
                 program.run_loop(ctx, &inputs, n).expect("built");
