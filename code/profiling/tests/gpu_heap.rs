@@ -35,7 +35,8 @@ fn gpu_runner_loop_allocations_are_bounded_and_nothing_is_kept() {
         run(1);
     }
     let runs: Vec<(u64, i64)> = (0..10).map(|_| run(1)).collect();
-    let longer = run(9).0;
+    // The fewest of three, for the same reason as `fewest` below.
+    let longer = (0..3).map(|_| run(9).0).min().unwrap_or(0);
     eprintln!("one iteration: {runs:?}; nine: {longer}");
     let dispatches = program.dispatch_count() as u64;
     // dhat counts every thread, wgpu's and the driver's included, and their work can land inside
