@@ -58,6 +58,7 @@ enum Source {
     Parameter,
     Written,
 }
+// ANCHOR_END: workspace
 
 impl Workspace {
     /// An empty workspace for `graph`; the buffers are sized by the first run.

@@ -14,16 +14,9 @@ use crate::Args;
 // ANCHOR: flamegraph
 /// How perf samples: a timer event (`cpu-clock` works on VMs too), 999 times a second, with call
 /// stacks unwound from DWARF; the output file follows.
+#[rustfmt::skip]
 pub const PERF_RECORD: [&str; 9] = [
-    "record",
-    "-q",
-    "-e",
-    "cpu-clock",
-    "-F",
-    "999",
-    "--call-graph",
-    "dwarf",
-    "-o",
+    "record", "-q", "-e", "cpu-clock", "-F", "999", "--call-graph", "dwarf", "-o",
 ];
 
 pub fn run(args: &Args, workload_args: &[&str], name: &str) -> anyhow::Result<()> {
@@ -45,8 +38,7 @@ pub fn run(args: &Args, workload_args: &[&str], name: &str) -> anyhow::Result<()
         bail!("perf record failed ({status}); on a VM, -e cpu-clock is the event that works");
     }
     let script = Command::new("perf")
-        .arg("script")
-        .arg("-i")
+        .args(["script", "-i"])
         .arg(&data)
         .output()?;
     let mut folded = Vec::new();
