@@ -9,7 +9,8 @@
 //! 2. [`trial`]: each one compiled for the shape and run once on random inputs, its output
 //!    compared with the CPU's; a candidate that differs is rejected, never timed;
 //! 3. the correct ones timed (GPU timestamps where the adapter has them, else the wall clock
-//!    around submit and wait), median of a few samples; the fastest wins (the first on a tie);
+//!    around submit and wait) after a warm-up, in rounds of one sample each, so that a drift
+//!    of the GPU's clocks affects them all alike; the fastest median wins (the first on a tie);
 //! 4. [`cache`]: the winner stored under (adapter, shape), and written to the cache file if the
 //!    tuner has one, so that the next run skips steps 1–3.
 //!
@@ -65,6 +66,14 @@ pub enum Source {
     Tuned,
     Cache,
     Heuristic,
+}
+
+/// How long the GPU runs a candidate before the timed samples of a shape.
+const WARM_UP: Duration = Duration::from_millis(100);
+
+fn median(mut times: Vec<f64>) -> f64 {
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
 }
 
 // ANCHOR: autotuner
@@ -186,30 +195,21 @@ impl Autotuner {
         let configs = candidates(m, k, n, heuristic);
         let limits = ctx.device.limits();
         let mut rejected = Vec::new();
-        let mut best: Option<(f64, KernelConfig, trial::Prepared)> = None;
-        let mut heuristic = None;
-        for (i, config) in configs.iter().copied().enumerate() {
+        let mut checked = Vec::new();
+        for config in configs.iter().copied() {
             if let Some(why) = config.unusable(&limits) {
                 rejected.push((config, why));
                 continue;
             }
-            let prepared = match trial.check(ctx, &config.tuning(m, k, n, epilogue))? {
-                Ok(p) => p,
+            match trial.check(ctx, &config.tuning(m, k, n, epilogue))? {
+                Ok(prepared) => checked.push((config, prepared)),
                 Err(why) => {
                     tracing::warn!("autotune {m}×{k}·{k}×{n}: {config:?} rejected: {why}");
                     rejected.push((config, why));
-                    continue;
                 }
-            };
-            let s = trial.time(ctx, &prepared, samples)?;
-            if i == 0 {
-                heuristic = Some(prepared.clone());
-            }
-            if best.as_ref().is_none_or(|(b, ..)| s < *b) {
-                best = Some((s, config, prepared));
             }
         }
-        let Some((_, winner, winner_kernel)) = best else {
+        let Some((_, first)) = checked.first() else {
             return Err(Error::Unsupported {
                 kernel: "autotuned linear",
                 detail: format!(
@@ -217,15 +217,30 @@ impl Autotuner {
                 ),
             });
         };
-        // The winner and the heuristic's kernel timed again side by side, now that the GPU has
-        // been busy for a while: the first candidate timed may have met a GPU at idle clocks.
-        let winner_s = trial.time(ctx, &winner_kernel, samples)?;
-        let heuristic_s = match &heuristic {
-            Some(_) if winner == configs[0] => Some(winner_s),
-            Some(kernel) => Some(trial.time(ctx, kernel, samples)?),
-            // The heuristic's kernel failed its check (or cannot run here): it has no time.
-            None => None,
-        };
+        // Compiling left the GPU mostly idle: bring its clocks up before any sample counts.
+        trial.warm_up(ctx, first, WARM_UP)?;
+        // Round robin: the i-th samples of all candidates are taken in the same stretch of
+        // time, so a drift of the clocks moves them all alike.
+        let mut times = vec![Vec::with_capacity(samples); checked.len()];
+        for _ in 0..samples {
+            for (i, (_, prepared)) in checked.iter().enumerate() {
+                times[i].push(trial.time_once(ctx, prepared)?);
+            }
+        }
+        let medians: Vec<f64> = times.into_iter().map(median).collect();
+        // The fastest median wins; the first on a tie (the heuristic's, when it is among them).
+        let mut best = 0;
+        for (i, &t) in medians.iter().enumerate() {
+            if t < medians[best] {
+                best = i;
+            }
+        }
+        let winner = checked[best].0;
+        let heuristic_s = checked
+            .iter()
+            .position(|(c, _)| *c == configs[0])
+            .map(|i| medians[i]);
+        let winner_s = medians[best];
         Ok(TuneRecord {
             shape,
             source: Source::Tuned,

@@ -114,21 +114,31 @@ impl Trial {
         })
     }
 
-    /// Median seconds per product over `samples` timed submissions (after one warm-up), each
-    /// of enough dispatches to be long against the timer's resolution.
-    pub fn time(&self, ctx: &GpuContext, p: &Prepared, samples: usize) -> Result<f64, Error> {
+    /// Seconds per product in one timed submission, of enough dispatches to be long against
+    /// the timer's resolution.
+    pub fn time_once(&self, ctx: &GpuContext, p: &Prepared) -> Result<f64, Error> {
         let ShapeKey { m, k, n, .. } = self.shape;
         let flops = 2.0 * m as f64 * k as f64 * n as f64;
         let repeats = (2e8 / flops).ceil().clamp(1.0, 32.0) as usize;
-        let mut times = Vec::with_capacity(samples);
-        for sample in 0..=samples {
-            let run = ctx.time_commands(|enc| p.record(enc, repeats))?;
-            if sample > 0 {
-                times.push(run.time.as_secs_f64() / repeats as f64);
+        let run = ctx.time_commands(|enc| p.record(enc, repeats))?;
+        Ok(run.time.as_secs_f64() / repeats as f64)
+    }
+
+    /// Runs `p` until `at_least` has passed (and once in any case): after compiling, the GPU
+    /// has been idle, and its clocks need a moment to come back up.
+    pub fn warm_up(
+        &self,
+        ctx: &GpuContext,
+        p: &Prepared,
+        at_least: std::time::Duration,
+    ) -> Result<(), Error> {
+        let until = std::time::Instant::now() + at_least;
+        loop {
+            self.time_once(ctx, p)?;
+            if std::time::Instant::now() >= until {
+                return Ok(());
             }
         }
-        times.sort_by(f64::total_cmp);
-        Ok(times[times.len() / 2])
     }
 }
 
