@@ -93,7 +93,6 @@ impl Bvh {
     }
 }
 
-// ANCHOR: build
 impl Bvh {
     /// Sorts the triangles by Morton code and builds the tree over them.
     pub fn build(triangles: &[Triangle]) -> Self {
@@ -122,6 +121,7 @@ impl Bvh {
         bvh
     }
 
+    // ANCHOR: build
     /// Appends the subtree over sorted triangles `first..end` and returns its node's index.
     fn build_range(&mut self, codes: &[u32], first: usize, end: usize) -> u32 {
         let index = self.nodes.len();
@@ -142,8 +142,10 @@ impl Bvh {
         self.nodes[index].right_or_first = right;
         index as u32
     }
+    // ANCHOR_END: build
 }
 
+// ANCHOR: split
 /// Where the range's highest differing code bit flips from 0 to 1; the middle when every code
 /// in the range is the same (triangles in one grid cell).
 fn split_point(codes: &[u32], first: usize, end: usize) -> usize {
@@ -155,7 +157,7 @@ fn split_point(codes: &[u32], first: usize, end: usize) -> usize {
     // Codes are sorted, so the ones with `bit` set form the tail of the range.
     first + codes[first..end].partition_point(|&c| c & (1 << bit) == 0)
 }
-// ANCHOR_END: build
+// ANCHOR_END: split
 
 // ANCHOR: traverse
 /// `1 / d` per axis, with exact zeros nudged so that the slab test never computes 0 · ∞.

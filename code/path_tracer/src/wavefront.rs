@@ -91,7 +91,6 @@ impl Wavefront {
         })
     }
 
-    // ANCHOR: record
     /// Records every sample of a render; each pass is timed under its kernel's name.
     fn record(
         &self,
@@ -124,6 +123,7 @@ impl Wavefront {
                 &bg,
                 Groups::Direct(all_pixels),
             );
+            // ANCHOR: queues
             for bounce in 0..s.max_depth {
                 let (rays_in, rays_out) = (
                     &q.rays[bounce as usize % 2],
@@ -135,6 +135,7 @@ impl Wavefront {
                     0 => Groups::Direct(all_pixels),
                     _ => Groups::Indirect(&q.dispatch_args, step * 12),
                 };
+                // ANCHOR_END: queues
                 let bg = bind(
                     ctx,
                     &self.intersect,
@@ -178,7 +179,6 @@ impl Wavefront {
             }
         }
     }
-    // ANCHOR_END: record
 
     /// Renders, reads back the image and the queue counters; with scopes, also each pass's
     /// GPU time.

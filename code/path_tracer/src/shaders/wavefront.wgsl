@@ -49,7 +49,6 @@ var<workgroup> group_continued: atomic<u32>;
 var<workgroup> group_terminated: atomic<u32>;
 var<workgroup> group_base: u32;
 
-// ANCHOR: shade
 // Every thread shades one hit: light found is added to its pixel, and a path that goes on
 // appends its next ray to the next queue. Slots are handed out per workgroup first (cheap
 // workgroup atomics) and then claimed with one global atomic per workgroup.
@@ -92,6 +91,7 @@ fn shade(@builtin(global_invocation_id) id: vec3u, @builtin(local_invocation_ind
             atomicAdd(&group_terminated, 1u);
         }
     }
+    // ANCHOR: claim
     workgroupBarrier();
     if lane == 0u {
         let continued = atomicLoad(&group_continued);
@@ -105,8 +105,8 @@ fn shade(@builtin(global_invocation_id) id: vec3u, @builtin(local_invocation_ind
     if goes_on {
         rays_out[group_base + slot] = next;
     }
+    // ANCHOR_END: claim
 }
-// ANCHOR_END: shade
 
 // ANCHOR: prepare
 // One thread turns the next queue's length into the workgroup count of the next bounce's
