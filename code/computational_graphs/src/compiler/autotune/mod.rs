@@ -69,7 +69,7 @@ pub enum Source {
 }
 
 /// How long the GPU runs a candidate before the timed samples of a shape.
-const WARM_UP: Duration = Duration::from_millis(100);
+const WARM_UP: Duration = Duration::from_millis(300);
 
 fn median(mut times: Vec<f64>) -> f64 {
     times.sort_by(f64::total_cmp);

@@ -114,31 +114,40 @@ impl Trial {
         })
     }
 
-    /// Seconds per product in one timed submission, of enough dispatches to be long against
-    /// the timer's resolution.
+    /// Seconds per product in one timed submission of enough dispatches to keep the GPU busy
+    /// for a while (about 10 GFLOP, between 1 and 256 dispatches): long against the timer's
+    /// resolution, and short gaps between submissions, so that the clocks stay up.
     pub fn time_once(&self, ctx: &GpuContext, p: &Prepared) -> Result<f64, Error> {
         let ShapeKey { m, k, n, .. } = self.shape;
         let flops = 2.0 * m as f64 * k as f64 * n as f64;
-        let repeats = (2e8 / flops).ceil().clamp(1.0, 32.0) as usize;
+        let repeats = (1e10 / flops).ceil().clamp(1.0, 256.0) as usize;
+        self.time_repeats(ctx, p, repeats)
+    }
+
+    fn time_repeats(&self, ctx: &GpuContext, p: &Prepared, repeats: usize) -> Result<f64, Error> {
         let run = ctx.time_commands(|enc| p.record(enc, repeats))?;
         Ok(run.time.as_secs_f64() / repeats as f64)
     }
 
-    /// Runs `p` until `at_least` has passed (and once in any case): after compiling, the GPU
-    /// has been idle, and its clocks need a moment to come back up.
+    /// Keeps the GPU busy with `p` until `at_least` has passed: after compiling, it has been
+    /// idle, and its clocks need a moment to come back up. The submissions grow until each
+    /// one lasts a good part of that time, so that the GPU hardly waits between them.
     pub fn warm_up(
         &self,
         ctx: &GpuContext,
         p: &Prepared,
         at_least: std::time::Duration,
     ) -> Result<(), Error> {
-        let until = std::time::Instant::now() + at_least;
-        loop {
-            self.time_once(ctx, p)?;
-            if std::time::Instant::now() >= until {
-                return Ok(());
+        let start = std::time::Instant::now();
+        let mut repeats = 1;
+        while start.elapsed() < at_least {
+            let per_product = self.time_repeats(ctx, p, repeats)?;
+            let quarter = at_least.as_secs_f64() / 4.0;
+            if per_product * (repeats as f64) < quarter {
+                repeats = (repeats * 4).min(4096);
             }
         }
+        Ok(())
     }
 }
 
