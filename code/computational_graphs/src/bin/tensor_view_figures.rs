@@ -128,7 +128,7 @@ fn walk(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> 
         "sum of an n×n f32 matrix through its row-major view, its transposed view, and a contiguous copy of the transpose; ns per element",
     );
     sidecar.notes.push(format!(
-        "each sample sums at least {ELEMENTS_PER_SAMPLE} elements (small matrices repeatedly); one f32 accumulator, so the row-major walk is bound by the add's latency"
+        "each sample sums at least {ELEMENTS_PER_SAMPLE} elements (small matrices repeatedly); one f32 accumulator: every addition waits for the one before"
     ));
     sidecar.write(&dir.join("tensor_views_walk.json"))?;
     println!("{}", csv.as_str());
