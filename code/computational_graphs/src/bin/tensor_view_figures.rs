@@ -202,6 +202,8 @@ fn padded(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
     sidecar.notes.push(format!(
         "each sample sums at least {ELEMENTS_PER_SAMPLE} elements; the pad is {ROW_PAD} floats (one 64-byte line) per row"
     ));
+    // A table with no chart: the sidecar names its one data file.
+    sidecar.files = vec![format!("{name}.csv")];
     sidecar.write(&dir.join(format!("{name}.json")))?;
     println!("{}", csv.as_str());
     Ok(())

@@ -447,6 +447,8 @@ fn dispatch_split(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
     sidecar.notes.push(format!(
         "each sample applies the activation {reps} times to 4096 values; the four variants alternate sample by sample; 3 warm-up rounds"
     ));
+    // A table with no chart: the sidecar names its one data file.
+    sidecar.files = vec![format!("{name}.csv")];
     sidecar.write(&dir.join(format!("{name}.json")))?;
     println!("{}", csv.as_str());
     Ok(())
