@@ -12,26 +12,32 @@ use crate::sync::{AtomicBool, Ordering, UnsafeCell, fence};
 // ANCHOR: fenced
 pub struct FencedSlot {
     data: UnsafeCell<u64>,
+    claimed: AtomicBool,
     ready: AtomicBool,
 }
 
-// SAFETY: `data` is written only before `ready` is raised (once, by `publish`), and read only
-// after `ready` is seen raised; the fences order those accesses.
+// SAFETY: `data` is written only by the one `publish` that claims the slot, before `ready` is
+// raised, and read only after `ready` is seen raised; the fences order those accesses.
 unsafe impl Sync for FencedSlot {}
 
 impl FencedSlot {
     pub fn new() -> Self {
         Self {
             data: UnsafeCell::new(0),
+            claimed: AtomicBool::new(false),
             ready: AtomicBool::new(false),
         }
     }
 
-    /// Call at most once.
-    pub fn publish(&self, value: u64) {
+    /// Publishes `value`; returns false, writing nothing, if a value was already published.
+    pub fn publish(&self, value: u64) -> bool {
+        if self.claimed.swap(true, Ordering::Relaxed) {
+            return false; // a second writer would race with readers of the first value
+        }
         self.data.with_mut(|p| unsafe { *p = value });
         fence(Ordering::Release);
         self.ready.store(true, Ordering::Relaxed);
+        true
     }
 
     pub fn try_read(&self) -> Option<u64> {
@@ -89,6 +95,14 @@ impl Default for UnfencedSlot {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_second_publish_is_refused_and_the_first_value_stays() {
+        let slot = FencedSlot::new();
+        assert!(slot.publish(1));
+        assert!(!slot.publish(2));
+        assert_eq!(slot.try_read(), Some(1));
+    }
 
     #[test]
     fn a_reader_that_sees_the_flag_sees_the_data() {
