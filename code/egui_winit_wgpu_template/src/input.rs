@@ -18,8 +18,8 @@ pub enum RenderWindowAction {
 }
 
 // ANCHOR: translate
-/// Maps a render-window event to an action. Key presses (not releases, not repeats of Space) and
-/// pointer events become commands; everything else is ignored.
+/// Maps a render-window event to an action. Key presses (not releases, not repeats of Space or
+/// R) and pointer events become commands; everything else is ignored.
 pub fn translate(event: &WindowEvent) -> RenderWindowAction {
     use RenderWindowAction::{Ignore, Quit, Send};
     match event {
