@@ -69,3 +69,21 @@ fn on_a_fake_clock_every_frame_is_captured_exactly_when_it_is_due() {
     pipeline.shutdown(|_| {}).unwrap();
     recorder.finish().unwrap();
 }
+
+#[test]
+fn a_consumer_that_keeps_its_frames_empties_the_pool_and_the_source_makes_buffers_not_waits() {
+    for policy in [Policy::Block, Policy::DropOldest] {
+        let (mut pipeline, recorder) =
+            common::start(CpuHistogram, Arc::new(FakeClock::new()), 3, policy);
+        // 40 results kept: more frames than the pool has buffers for two queues of 3.
+        let kept: Vec<_> = (0..40).map(|_| pipeline.recv().unwrap()).collect();
+        let report = pipeline.shutdown(drop).unwrap();
+        recorder.finish().unwrap();
+        assert!(
+            report.made_when_pool_empty >= 40 - 12,
+            "{policy:?}: {report:?}"
+        );
+        assert_eq!(report.lost(), 0, "{policy:?}: {report:?}");
+        drop(kept);
+    }
+}

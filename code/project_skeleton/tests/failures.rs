@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use crossbeam_channel::RecvTimeoutError;
 use project_skeleton::pipeline::clock::FakeClock;
+use project_skeleton::pipeline::pool::Pixels;
 use project_skeleton::pipeline::process::{CpuHistogram, Processed, Processor};
 use project_skeleton::pipeline::queue::Policy;
 use project_skeleton::pipeline::run::{Pipeline, PipelineError, PipelineReport};
@@ -76,9 +77,9 @@ impl Source for FaultySource {
         self.0.due_at(index)
     }
 
-    fn capture(&mut self, index: u64, at: Duration) -> Result<Frame, Broken> {
+    fn capture(&mut self, index: u64, at: Duration, pixels: Pixels) -> Result<Frame, Broken> {
         self.1.strike(index)?;
-        Ok(self.0.frame(index, at))
+        Ok(self.0.frame_in(index, at, pixels))
     }
 }
 

@@ -4,6 +4,7 @@
 //! - [`source`]: what a source is, and a generated sensor that makes one frame per period;
 //! - [`player`]: frames recorded to a file and played back as a source;
 //! - [`process`]: what a processing stage is, and a CPU one to check the others against;
+//! - [`pool`]: frame buffers that return to the source when a frame is dropped;
 //! - [`queue`]: a bounded channel between stages, with an explicit back-pressure policy;
 //! - [`timestep`]: a fixed-timestep simulation step (accumulator, alpha, spiral-of-death clamp);
 //! - [`recorder`]: writes frame summaries off the hot path, through a queue it never waits on;
@@ -12,6 +13,7 @@
 
 pub mod clock;
 pub mod player;
+pub mod pool;
 pub mod process;
 pub mod queue;
 pub mod recorder;

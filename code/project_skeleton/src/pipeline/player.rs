@@ -10,6 +10,7 @@ use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::pipeline::pool::Pixels;
 use crate::pipeline::source::{Frame, Source};
 
 const MAGIC: &[u8; 8] = b"RTGFRM01";
@@ -112,12 +113,18 @@ impl Source for Player {
         Some(frame.captured_at.saturating_sub(self.start))
     }
 
-    fn capture(&mut self, index: u64, captured_at: Duration) -> Result<Frame, Self::Error> {
+    fn capture(
+        &mut self,
+        index: u64,
+        captured_at: Duration,
+        mut pixels: Pixels,
+    ) -> Result<Frame, Self::Error> {
         // `due_at` said this index exists; the pipeline never asks for one it did not.
         let recorded = &self.frames[index as usize];
+        pixels.extend_from_slice(&recorded.pixels);
         Ok(Frame {
             captured_at,
-            pixels: recorded.pixels.clone(),
+            pixels,
             ..*recorded
         })
     }
@@ -181,7 +188,7 @@ impl Player {
                 captured_at,
                 width,
                 height,
-                pixels: pixels.to_vec(),
+                pixels: pixels.to_vec().into(),
             });
             rest = after;
         }
@@ -220,7 +227,9 @@ mod tests {
         assert_eq!(player.due_at(0), Some(Duration::ZERO));
         assert_eq!(player.due_at(4), Some(period * 4));
         assert_eq!(player.due_at(5), None, "the recording ends");
-        let again = player.capture(2, Duration::from_millis(9)).unwrap();
+        let again = player
+            .capture(2, Duration::from_millis(9), Pixels::default())
+            .unwrap();
         assert_eq!(again.pixels, made[2].pixels);
         assert_eq!(
             (again.index, again.captured_at),

@@ -8,7 +8,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crossbeam_channel::{Receiver, Select, Sender, TrySendError};
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, SendTimeoutError, Sender, TrySendError};
 
 // ANCHOR: policy
 /// What a full queue does to the stage that sends into it.
@@ -52,9 +54,6 @@ pub struct StageSender<T> {
     tx: Sender<T>,
     /// Only for [`Policy::DropOldest`]: the producer's handle on the consumer's end.
     oldest: Receiver<T>,
-    /// Never carries a message: it becomes ready (disconnected) when the consumer's end is
-    /// dropped, which wakes a sender blocked on a full queue.
-    consumer_gone: Receiver<Never>,
     policy: Policy,
     shared: Arc<Shared>,
 }
@@ -63,30 +62,22 @@ pub struct StageSender<T> {
 pub struct StageReceiver<T> {
     rx: Receiver<T>,
     shared: Arc<Shared>,
-    /// Dropped with this end: that disconnects the sender's `consumer_gone`.
-    _alive: Sender<Never>,
 }
 
-/// A type with no values: the `consumer_gone` channel is only ever disconnected.
-enum Never {}
+/// How long a sender waiting for room goes without checking whether the consumer has gone.
+const WAIT_SLICE: Duration = Duration::from_millis(10);
 
 /// A queue of at most `capacity` items (at least 1) with the given policy.
 pub fn bounded<T>(capacity: usize, policy: Policy) -> (StageSender<T>, StageReceiver<T>) {
     let (tx, rx) = crossbeam_channel::bounded(capacity.max(1));
-    let (alive, consumer_gone) = crossbeam_channel::bounded(0);
     let shared = Arc::new(Shared::default());
     let sender = StageSender {
         tx,
         oldest: rx.clone(),
-        consumer_gone,
         policy,
         shared: shared.clone(),
     };
-    let receiver = StageReceiver {
-        rx,
-        shared,
-        _alive: alive,
-    };
+    let receiver = StageReceiver { rx, shared };
     (sender, receiver)
 }
 
@@ -128,20 +119,20 @@ impl<T> StageSender<T> {
     /// Waits for room, or for the consumer to go. A plain `tx.send` could wait for ever: the
     /// channel stays connected while anyone holds a receiver (this sender's own `oldest`, a
     /// display's counters), so a consumer that failed and dropped its end would never wake it.
-    fn send_or_wake(&self, item: T) -> Result<(), Closed<T>> {
-        let mut select = Select::new();
-        let room = select.send(&self.tx);
-        let gone = select.recv(&self.consumer_gone);
-        let ready = select.select();
-        if ready.index() == room {
-            return ready
-                .send(&self.tx, item)
-                .map_err(|e| Closed(e.into_inner()));
+    /// So the wait is cut into slices, and the consumer's flag is checked after each. (A
+    /// crossbeam `Select` on a second channel would wake at once, but it allocates its list of
+    /// cases every time it waits, and the pipeline allocates nothing per frame.)
+    fn send_or_wake(&self, mut item: T) -> Result<(), Closed<T>> {
+        loop {
+            match self.tx.send_timeout(item, WAIT_SLICE) {
+                Ok(()) => return Ok(()),
+                Err(SendTimeoutError::Timeout(back)) => item = back,
+                Err(SendTimeoutError::Disconnected(back)) => return Err(Closed(back)),
+            }
+            if self.shared.consumer_gone.load(Ordering::Acquire) {
+                return Err(Closed(item));
+            }
         }
-        debug_assert_eq!(ready.index(), gone);
-        // Completing the operation is required; it can only report the disconnection.
-        let _ = ready.recv(&self.consumer_gone);
-        Err(Closed(item))
     }
     // ANCHOR_END: send_or_wake
 
@@ -178,7 +169,7 @@ impl<T> Drop for StageReceiver<T> {
     fn drop(&mut self) {
         // Other receivers may outlive this end (the producer's own, for dropping the oldest; a
         // display's counters), so the channel alone would not tell the producer that the
-        // consumer has gone: this flag does, and dropping `_alive` wakes a blocked `send`.
+        // consumer has gone: this flag does, within one `WAIT_SLICE` for a blocked `send`.
         self.shared.consumer_gone.store(true, Ordering::Release);
     }
 }

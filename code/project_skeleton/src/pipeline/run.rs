@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 
 use crate::pipeline::clock::Clock;
+use crate::pipeline::pool::FramePool;
 use crate::pipeline::process::{Processed, Processor};
 use crate::pipeline::queue::{self, Policy, QueueCounters, QueueStats, StageReceiver};
 use crate::pipeline::recorder::{RecorderHandle, Summary};
@@ -45,6 +46,10 @@ pub struct PipelineReport {
     /// stall) under `DropOldest`: it skips to the newest due frame instead of bursting the
     /// missed ones. Always 0 under `Block`, which makes every frame.
     pub skipped_at_source: u64,
+    /// Frame buffers the source had to make because the pool had none free: the frames in the
+    /// queues, in the processing stage and at the consumer held them all. Those buffers join the
+    /// pool, so this stops growing once the pipeline is warm.
+    pub made_when_pool_empty: u64,
     /// Frames the processing stage returned.
     pub processed: u64,
     /// Frames the consumer received (shown, or drained at shutdown).
@@ -108,7 +113,12 @@ pub struct Pipeline {
     source: Option<JoinHandle<Result<u64, PipelineError>>>,
     processing: Option<JoinHandle<Result<ProcessingCounts, PipelineError>>>,
     frames: QueueCounters<Frame>,
+    pool: Arc<FramePool>,
 }
+
+/// Frame buffers per pipeline beyond the two queues' frames: one being made, one being
+/// processed, one at the consumer, and a few held in a GPU stage's ring.
+const POOL_SLACK: usize = 6;
 
 impl Pipeline {
     /// Starts the source and the processing stage on their own threads.
@@ -124,11 +134,13 @@ impl Pipeline {
         let frames = frames_rx.counters();
         let stop = Arc::new(AtomicBool::new(false));
         let produced = Arc::new(AtomicU64::new(0));
+        let pool = Arc::new(FramePool::new(2 * config.capacity.max(1) + POOL_SLACK));
 
         // ANCHOR: source_stage
         let skip_late = config.policy == Policy::DropOldest;
         let source_thread = {
-            let (stop, produced, clock) = (stop.clone(), produced.clone(), clock.clone());
+            let (stop, produced, clock, pool) =
+                (stop.clone(), produced.clone(), clock.clone(), pool.clone());
             move || -> Result<u64, PipelineError> {
                 let (mut index, mut skipped) = (0, 0);
                 while !stop.load(Ordering::Acquire) {
@@ -143,8 +155,9 @@ impl Pipeline {
                     while skip_late && source.due_at(index + 1).is_some_and(|next| next <= now) {
                         (index, skipped) = (index + 1, skipped + 1);
                     }
+                    // A buffer a dropped frame gave back: nothing allocated once warm.
                     let frame = source
-                        .capture(index, now)
+                        .capture(index, now, pool.take())
                         .map_err(|e| PipelineError::Source(Box::new(e)))?;
                     produced.fetch_add(1, Ordering::Relaxed);
                     if frames_tx.send(frame).is_err() {
@@ -208,6 +221,7 @@ impl Pipeline {
             source: Some(source),
             processing: Some(processing),
             frames,
+            pool,
         })
     }
 
@@ -263,6 +277,7 @@ impl Pipeline {
         Ok(PipelineReport {
             produced: self.produced.load(Ordering::Relaxed),
             skipped_at_source: skipped,
+            made_when_pool_empty: self.pool.made_when_empty(),
             processed: counts.processed,
             delivered: self.delivered,
             dropped_before_processing: self.frames.stats().dropped,

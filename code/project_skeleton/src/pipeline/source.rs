@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use crate::pipeline::pool::Pixels;
+
 /// What was wrong with a source's settings, and what to do.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SourceError {
@@ -28,7 +30,8 @@ pub struct Frame {
     pub captured_at: Duration,
     pub width: u32,
     pub height: u32,
-    pub pixels: Vec<u8>,
+    /// `width * height` bytes, usually from the pipeline's frame pool.
+    pub pixels: Pixels,
 }
 
 /// The source's settings: a seed, a frame size and a fixed frame period.
@@ -52,7 +55,8 @@ impl SourceConfig {
 
 // ANCHOR: source_trait
 /// Where frames come from: a generator, a camera, or a recording played back ([`Player`]).
-/// The pipeline asks when frame `index` is due, sleeps until then on its clock, and captures it.
+/// The pipeline asks when frame `index` is due, sleeps until then on its clock, and captures it
+/// into an empty buffer from its frame pool.
 ///
 /// [`Player`]: crate::pipeline::player::Player
 pub trait Source: Send + 'static {
@@ -62,9 +66,15 @@ pub trait Source: Send + 'static {
     /// (the end of a recording). Due times never decrease.
     fn due_at(&self, index: u64) -> Option<Duration>;
 
-    /// Frame `index`, stamped `captured_at`. An error ends the source; the pipeline drains the
-    /// frames already sent and reports the error at shutdown.
-    fn capture(&mut self, index: u64, captured_at: Duration) -> Result<Frame, Self::Error>;
+    /// Frame `index`, stamped `captured_at`, its bytes written into `pixels` (empty, with the
+    /// capacity of its last use: filling it allocates nothing once the pool is warm). An error
+    /// ends the source; the pipeline drains the frames already sent, reports it at shutdown.
+    fn capture(
+        &mut self,
+        index: u64,
+        captured_at: Duration,
+        pixels: Pixels,
+    ) -> Result<Frame, Self::Error>;
 }
 // ANCHOR_END: source_trait
 
@@ -101,10 +111,15 @@ impl FrameSource {
         Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX))
     }
 
-    // ANCHOR: frame
-    /// Frame `index`: noise from a hash of (seed, index, pixel), plus a bright vertical bar that
-    /// moves one column per frame.
+    /// Frame `index` in a new buffer (for tests: the pipeline fills pooled ones).
     pub fn frame(&self, index: u64, captured_at: Duration) -> Frame {
+        self.frame_in(index, captured_at, Pixels::default())
+    }
+
+    // ANCHOR: frame
+    /// Frame `index` written into `pixels`: noise from a hash of (seed, index, pixel), plus a
+    /// bright vertical bar that moves one column per frame.
+    pub fn frame_in(&self, index: u64, captured_at: Duration, mut pixels: Pixels) -> Frame {
         let SourceConfig {
             seed,
             width,
@@ -112,7 +127,8 @@ impl FrameSource {
             ..
         } = self.config;
         let bar = (index % u64::from(width)) as u32;
-        let mut pixels = Vec::with_capacity((width * height) as usize);
+        pixels.clear();
+        pixels.reserve((width * height) as usize);
         for y in 0..height {
             for x in 0..width {
                 let noise =
@@ -140,8 +156,13 @@ impl Source for FrameSource {
         Some(self.due(index))
     }
 
-    fn capture(&mut self, index: u64, captured_at: Duration) -> Result<Frame, Self::Error> {
-        Ok(self.frame(index, captured_at))
+    fn capture(
+        &mut self,
+        index: u64,
+        captured_at: Duration,
+        pixels: Pixels,
+    ) -> Result<Frame, Self::Error> {
+        Ok(self.frame_in(index, captured_at, pixels))
     }
 }
 

@@ -1,0 +1,113 @@
+//! After a warm-up, the pipeline allocates nothing per frame: every frame's buffer comes back
+//! to the source from wherever the frame was dropped. The pipeline's stages run on threads of
+//! their own, so this file's allocator counts every thread of the process; it holds one test,
+//! so no other test's work is counted.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use project_skeleton::pipeline::clock::SystemClock;
+use project_skeleton::pipeline::process::CpuHistogram;
+use project_skeleton::pipeline::queue::Policy;
+use project_skeleton::pipeline::recorder::{RecordSink, Recorder, Summary};
+use project_skeleton::pipeline::run::{Pipeline, PipelineConfig};
+use project_skeleton::pipeline::source::{FrameSource, SourceConfig};
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+/// Forwards to the system allocator and counts `alloc`/`realloc` calls of every thread.
+struct CountingAllocator;
+
+// SAFETY: every call is forwarded unchanged to `System`, which upholds GlobalAlloc's contract.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: CountingAllocator = CountingAllocator;
+
+/// Counts summaries without keeping them: a growing `Vec` would allocate now and then.
+struct CountingSink(u64);
+
+impl RecordSink for CountingSink {
+    fn write(&mut self, _: &Summary) -> std::io::Result<()> {
+        self.0 += 1;
+        Ok(())
+    }
+}
+
+const WARM_UP: usize = 100;
+const FRAMES: usize = 300;
+
+/// Allocations made while the consumer took `FRAMES` results, after a warm-up, in each of three
+/// rounds; and the pipeline's report.
+fn allocations_per_round(policy: Policy) -> ([u64; 3], u64) {
+    let source = FrameSource::new(SourceConfig {
+        seed: 3,
+        width: 64,
+        height: 48,
+        period: Duration::from_micros(200),
+    })
+    .unwrap();
+    let recorder = Recorder::spawn(CountingSink(0), 1024).unwrap();
+    let config = PipelineConfig {
+        capacity: 4,
+        policy,
+    };
+    let clock = Arc::new(SystemClock::new());
+    let mut pipeline =
+        Pipeline::start(source, CpuHistogram, config, clock, recorder.handle()).unwrap();
+    // Each result is dropped as soon as it is taken: its frame's buffer goes back to the pool.
+    let mut take = |n| {
+        for _ in 0..n {
+            pipeline.recv().expect("the generator never ends");
+        }
+    };
+    take(WARM_UP);
+    let rounds = [0; 3].map(|_| {
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        take(FRAMES);
+        ALLOCATIONS.load(Ordering::Relaxed) - before
+    });
+    let report = pipeline.shutdown(drop).unwrap();
+    recorder.finish().unwrap();
+    (rounds, report.made_when_pool_empty)
+}
+
+#[test]
+fn after_warm_up_the_pipeline_allocates_nothing_per_frame() {
+    for policy in [Policy::Block, Policy::DropOldest] {
+        let (rounds, made) = allocations_per_round(policy);
+        // A frame's own cost would show in every round; something else in the process (a
+        // thread's first use of a lazily made structure) in one only. So the fewest is the loop's.
+        let fewest = rounds.iter().min().copied().unwrap_or(u64::MAX);
+        assert_eq!(
+            fewest, 0,
+            "{policy:?}: allocations per round of {FRAMES} frames: {rounds:?}"
+        );
+        // A consumer that drops each result at once never leaves the pool empty.
+        assert_eq!(
+            made, 0,
+            "{policy:?}: buffers made because the pool was empty"
+        );
+    }
+}
