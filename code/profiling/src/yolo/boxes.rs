@@ -34,24 +34,33 @@ pub struct Detection {
     pub class: u32,
 }
 
-/// `count` candidates as a detector produces them: clusters of jittered, overlapping boxes
-/// around a few objects, with varied scores and classes. Deterministic for a seed.
+/// `count` candidates as a detector produces them: clusters of about 40 jittered, overlapping
+/// boxes around each object, with varied scores and classes. Deterministic for a seed.
+///
+/// The jitter is relative to the object's size (centres move by up to ±10 % of its width and
+/// height, sides scale by 0.9–1.1), as a detector's neighbouring anchors see one object: a small
+/// object's candidates stay as tightly clustered as a large one's. The scene scales with the
+/// image: the same seed on an image ten times wider gives boxes ten times wider.
 pub fn generated_detections(seed: u64, count: usize, width: f32, height: f32) -> Vec<Detection> {
     let mut rng = SplitMix64::new(seed ^ 0x9E37_79B9_7F4A_7C15);
     let mut next = move || rng.next_f32();
     let objects = (count / 40).max(1);
     let centres: Vec<(f32, f32, f32, f32, u32)> = (0..objects)
         .map(|i| {
-            let (w, h) = (20.0 + next() * width * 0.3, 20.0 + next() * height * 0.3);
+            let (w, h) = (
+                width * (0.03 + 0.3 * next()),
+                height * (0.03 + 0.3 * next()),
+            );
             (next() * width, next() * height, w, h, (i % 5) as u32)
         })
         .collect();
     (0..count)
         .map(|i| {
             let (cx, cy, w, h, class) = centres[i % objects];
-            let jitter = |v: f32, r: f32| v + (r - 0.5) * 0.2 * v.abs().max(20.0);
-            let (cx, cy) = (jitter(cx, next()), jitter(cy, next()));
-            let (w, h) = (w * (0.8 + 0.4 * next()), h * (0.8 + 0.4 * next()));
+            // ANCHOR: jitter
+            let (cx, cy) = (cx + (next() - 0.5) * 0.2 * w, cy + (next() - 0.5) * 0.2 * h);
+            let (w, h) = (w * (0.9 + 0.2 * next()), h * (0.9 + 0.2 * next()));
+            // ANCHOR_END: jitter
             Detection {
                 bbox: BoxXyxy {
                     x0: (cx - w / 2.0).clamp(0.0, width),

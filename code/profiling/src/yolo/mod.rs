@@ -9,7 +9,9 @@
 mod boxes;
 mod letterbox;
 mod nms;
+mod nms_fast;
 
 pub use boxes::{BoxXyxy, Detection, generated_detections};
 pub use letterbox::{Letterbox, LetterboxError};
 pub use nms::{NmsStats, nms_scan, nms_sorted};
+pub use nms_fast::{nms_by_class, nms_compacting};

@@ -7,9 +7,12 @@ pub struct NmsStats {
     pub iou_tests: u64,
     /// Candidates looked at while searching for the next best one.
     pub scans: u64,
+    /// Boxes a kept box's suppression pass looks at, whether still live or already suppressed:
+    /// the inner loop's length, which the IoU count alone does not show.
+    pub visits: u64,
 }
 
-fn candidates(dets: &[Detection], min_score: f32) -> Vec<usize> {
+pub(super) fn candidates(dets: &[Detection], min_score: f32) -> Vec<usize> {
     (0..dets.len())
         .filter(|&i| dets[i].score >= min_score)
         .collect()
@@ -29,6 +32,7 @@ pub fn nms_scan(dets: &[Detection], min_score: f32, max_iou: f32) -> (Vec<usize>
             .expect("not empty");
         let best = remaining.swap_remove(best_at);
         kept.push(best);
+        stats.visits += remaining.len() as u64;
         remaining.retain(|&i| {
             if dets[i].class != dets[best].class {
                 return true;
@@ -55,6 +59,7 @@ pub fn nms_sorted(dets: &[Detection], min_score: f32, max_iou: f32) -> (Vec<usiz
             continue;
         }
         kept.push(i);
+        stats.visits += (order.len() - rank - 1) as u64;
         for (later, &j) in order.iter().enumerate().skip(rank + 1) {
             if suppressed[later] || dets[j].class != dets[i].class {
                 continue;
@@ -71,7 +76,7 @@ pub fn nms_sorted(dets: &[Detection], min_score: f32, max_iou: f32) -> (Vec<usiz
 // ANCHOR_END: nms_sorted
 
 /// Higher score first; ties go to the lower index, so both versions agree exactly.
-fn by_score(dets: &[Detection], a: usize, b: usize) -> std::cmp::Ordering {
+pub(super) fn by_score(dets: &[Detection], a: usize, b: usize) -> std::cmp::Ordering {
     dets[a]
         .score
         .total_cmp(&dets[b].score)
