@@ -12,13 +12,15 @@ mod runner_reuse;
 mod span_cost;
 mod trace;
 mod training_gpu;
+mod yolo_frame;
 
 use clap::Parser;
 
-pub const PARTS: [&str; 8] = [
+pub const PARTS: [&str; 9] = [
     "span_cost",
     "trace",
     "nms",
+    "yolo_frame",
     "overheads",
     "flamegraph",
     "runner_reuse",
@@ -28,7 +30,7 @@ pub const PARTS: [&str; 8] = [
 
 #[derive(Parser)]
 #[command(
-    about = "Module 4's figures: span cost, a CPU+GPU trace, NMS, profiler overheads, a flame graph, \
+    about = "Module 4's figures: span cost, a CPU+GPU trace, NMS, a YOLO-shaped frame by stage, profiler overheads, a flame graph, \
              the CPU runner with and without buffer reuse, the training step on CPU and GPU"
 )]
 pub struct Args {
@@ -59,6 +61,9 @@ fn run() -> anyhow::Result<()> {
     }
     if args.figures.wants("nms") {
         nms::run(&args)?;
+    }
+    if args.figures.wants("yolo_frame") {
+        yolo_frame::run(&args)?;
     }
     if args.figures.wants("overheads") {
         overheads::run(&args)?;
