@@ -88,7 +88,6 @@ pub fn decode(head: &FeatureMap, stride: f32, classes: usize, min_score: f32) ->
 }
 // ANCHOR_END: decode
 
-// ANCHOR: detect_frame
 /// Detects objects in an RGB frame of `width × height` with a model input of `size × size`.
 pub fn detect_frame(
     model: &TinyYolo,
@@ -96,6 +95,7 @@ pub fn detect_frame(
     (width, height, size): (u32, u32, u32),
     (min_score, max_iou): (f32, f32),
 ) -> Result<FrameResult, LetterboxError> {
+    // ANCHOR: stages
     let _frame = tracing::info_span!("frame", width, height, size).entered();
     let mut times = [Duration::ZERO; 6];
     let stage = |index: usize| {
@@ -131,13 +131,13 @@ pub fn detect_frame(
         })
         .collect();
     done(&mut times);
+    // ANCHOR_END: stages
     Ok(FrameResult {
         detections,
         candidates: candidates.len(),
         stage_times: times,
     })
 }
-// ANCHOR_END: detect_frame
 
 /// A deterministic test picture: smooth colour gradients with a few flat rectangles.
 pub fn generated_frame(seed: u64, width: u32, height: u32) -> Vec<u8> {
