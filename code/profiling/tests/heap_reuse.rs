@@ -34,9 +34,15 @@ fn reusing_runner_allocates_nothing_after_its_first_run() {
     });
     work.run_cpu_reusing(&mut workspace).unwrap(); // warm-up: sizes every buffer
     let later = fewest_allocations_of(|| work.run_cpu_reusing(&mut workspace).unwrap());
-    assert_eq!(later, 0, "after warm-up (allocating runner: {allocating} per run)");
+    assert_eq!(
+        later, 0,
+        "after warm-up (allocating runner: {allocating} per run)"
+    );
     // The counter does see the allocating runner, and a fresh workspace's first run.
-    assert!(allocating >= work.graph.nodes().len() as u64, "{allocating}");
+    assert!(
+        allocating >= work.graph.nodes().len() as u64,
+        "{allocating}"
+    );
     assert!(first > 0, "{first}");
 }
 // ANCHOR_END: zero_after_warmup
