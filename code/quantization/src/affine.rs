@@ -10,7 +10,7 @@ pub enum Scheme {
     Asymmetric,
 }
 
-// ANCHOR: affine
+// ANCHOR: affine_fit_symmetric
 /// One scale and zero point, and the integer range they map into.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Affine {
@@ -40,6 +40,8 @@ impl Affine {
                     qmax,
                 }
             }
+            // ANCHOR_END: affine_fit_symmetric
+            // ANCHOR: affine_fit_asymmetric
             Scheme::Asymmetric => {
                 let (qmin, qmax) = (0, (1 << bits) - 1);
                 let scale = (max - min) / qmax as f32;
@@ -63,7 +65,9 @@ impl Affine {
             Affine { scale: 1.0, ..a }
         })
     }
+    // ANCHOR_END: affine_fit_asymmetric
 
+    // ANCHOR: affine_round_trip
     /// Round to nearest (ties to even, as WGSL's `round`), then saturate to the range.
     pub fn quantize(&self, x: f32) -> i32 {
         let q = (x / self.scale).round_ties_even() as i32 + self.zero;
@@ -74,7 +78,7 @@ impl Affine {
         (q - self.zero) as f32 * self.scale
     }
 }
-// ANCHOR_END: affine
+// ANCHOR_END: affine_round_trip
 
 /// How the range of a tensor is chosen from sample values ("calibration").
 #[derive(Clone, Copy, Debug, PartialEq)]

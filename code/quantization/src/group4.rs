@@ -6,7 +6,7 @@ use computational_graphs::tensor::Tensor2D;
 use crate::QuantError;
 use crate::affine::{Affine, Scheme};
 
-// ANCHOR: group4
+// ANCHOR: group4_quantize
 /// Weights (k×n) as 4-bit integers in [-7, 7], eight to a u32, one f32 scale per group.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Group4Weights {
@@ -43,6 +43,7 @@ impl Group4Weights {
                 }
             }
         }
+        // ANCHOR_END: group4_quantize
         Ok(Self {
             k,
             n,
@@ -52,6 +53,7 @@ impl Group4Weights {
         })
     }
 
+    // ANCHOR: group4_dequantize
     /// The real-valued weights the 4-bit model computes with.
     pub fn dequantize(&self) -> Tensor2D {
         let (words_per_col, groups) = (self.k.div_ceil(8), self.k.div_ceil(self.group));
@@ -73,7 +75,7 @@ impl Group4Weights {
         self.words.len() * 4 + self.scales.len() * 4
     }
 }
-// ANCHOR_END: group4
+// ANCHOR_END: group4_dequantize
 
 #[cfg(test)]
 mod tests {

@@ -19,7 +19,7 @@ pub enum DotKind {
     Shifts,
 }
 
-// ANCHOR: quant_linear
+// ANCHOR: quant_linear_struct
 /// A Linear layer with int8 weights (one scale per output column) and int8 activations (one
 /// scale per input row, chosen at run time); products are summed exactly in i32.
 #[derive(Clone, Debug)]
@@ -28,6 +28,7 @@ pub struct QuantLinear {
     pub bias: Vec<f32>,
     pub dot: DotKind,
 }
+// ANCHOR_END: quant_linear_struct
 
 impl QuantLinear {
     /// Quantizes f32 weights (k×n) and keeps the bias (1×n) in f32.
@@ -46,6 +47,7 @@ impl QuantLinear {
         })
     }
 
+    // ANCHOR: quant_linear_forward
     /// The CPU path: quantize rows, integer GEMM, then one multiply per output to get back to f32.
     pub fn forward(&self, x: &Tensor2D) -> Tensor2D {
         let (m, k, n) = (x.rows(), self.weights.k, self.weights.n);
@@ -65,7 +67,7 @@ impl QuantLinear {
         y
     }
 }
-// ANCHOR_END: quant_linear
+// ANCHOR_END: quant_linear_forward
 
 impl CustomOperator for QuantLinear {
     fn name(&self) -> &'static str {

@@ -1,4 +1,4 @@
-// ANCHOR: gemm_tiled
+// ANCHOR: gemm_tiled_setup
 // C (m×n, f32) = A (m×K) · Bᵀ (n×K). A and B are rows of `words` WORDs, each holding four
 // values (vec4<f32>, vec4<f16> or four int8 bytes in a u32), so one kernel serves every type.
 // params: [m, n, words]
@@ -20,6 +20,8 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) g: ve
     let col = g.x * T + l.x;
     let b_row = g.x * T + l.y; // this thread loads one word of B's row b_row
     var acc = ACC_ZERO;
+// ANCHOR_END: gemm_tiled_setup
+// ANCHOR: gemm_tiled_loop
     for (var t = 0u; t < words; t += T) {
         var wa = WORD_ZERO;
         var wb = WORD_ZERO;
@@ -41,4 +43,4 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) g: ve
         c[row * n + col] = f32(acc);
     }
 }
-// ANCHOR_END: gemm_tiled
+// ANCHOR_END: gemm_tiled_loop

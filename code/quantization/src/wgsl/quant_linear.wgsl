@@ -1,4 +1,4 @@
-// ANCHOR: quant_linear
+// ANCHOR: quant_linear_row_scale
 // y = dequantize(int8(x) · int8(W)) + b, with W packed four bytes to a word in `params`.
 // params: [m, k, n, words per column, scales offset, bias offset, then the packed words...]
 @group(0) @binding(0) var<storage, read> params: array<u32>;
@@ -24,6 +24,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         hi = max(hi, abs(x[row * k + p]));
     }
     let scale = select(1.0, hi / 127.0, hi > 0.0);
+// ANCHOR_END: quant_linear_row_scale
+// ANCHOR: quant_linear_dot
     var acc = 0i;
     for (var w = 0u; w < words; w++) {
         var packed = 0u;
@@ -41,4 +43,4 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let bias = bitcast<f32>(params[params[5] + col]);
     y[row * n + col] = f32(acc) * scale * w_scale + bias;
 }
-// ANCHOR_END: quant_linear
+// ANCHOR_END: quant_linear_dot
