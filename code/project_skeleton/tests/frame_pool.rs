@@ -97,12 +97,15 @@ fn allocations_per_round(policy: Policy) -> ([u64; 3], u64) {
 fn after_warm_up_the_pipeline_allocates_nothing_per_frame() {
     for policy in [Policy::Block, Policy::DropOldest] {
         let (rounds, made) = allocations_per_round(policy);
-        // A frame's own cost would show in every round; something else in the process (a
-        // thread's first use of a lazily made structure) in one only. So the fewest is the loop's.
-        let fewest = rounds.iter().min().copied().unwrap_or(u64::MAX);
-        assert_eq!(
-            fewest, 0,
-            "{policy:?}: allocations per round of {FRAMES} frames: {rounds:?}"
+        // A cost per frame makes at least FRAMES allocations in every round. On a loaded machine
+        // the process allocates now and then for other reasons (a thread's first use of a lazily
+        // made structure, a blocked channel operation): one or two in a round were seen while
+        // the whole workspace's tests ran in parallel. So every round must stay far below one
+        // allocation per frame, and well below one per 50.
+        let limit = (FRAMES / 50) as u64;
+        assert!(
+            rounds.iter().all(|&n| n < limit),
+            "{policy:?}: allocations per round of {FRAMES} frames: {rounds:?} (limit {limit})"
         );
         // A consumer that drops each result at once never leaves the pool empty.
         assert_eq!(
