@@ -21,6 +21,7 @@ pub mod gemm;
 pub mod gptq;
 pub mod group4;
 pub mod int8;
+pub mod lenet;
 pub mod model;
 pub mod noise;
 pub mod ops;
