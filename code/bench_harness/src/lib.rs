@@ -2,7 +2,9 @@
 //!
 //! - [`measure`] warms up, takes several samples and reports the median and the spread;
 //! - [`Progress`] shows a progress bar on long sweeps (and stays quiet when not on a terminal);
-//! - [`Csv`], [`LineChart`] and [`BarChart`] write the data and its figure;
+//! - [`Figure`] writes a figure's table (typed rows through `serde` and `csv`), chart and
+//!   sidecar in one go, and [`read_rows`] reads the table back; [`LineChart`] and [`BarChart`]
+//!   draw the chart;
 //! - [`Sidecar`] records which machine, device, commit, load and command produced a figure;
 //! - [`FigureArgs`] is the command line every figure program shares, and refuses to measure from
 //!   an uncommitted tree or on a busy machine unless told to;
@@ -13,6 +15,7 @@
 
 mod args;
 mod chart;
+mod figure;
 mod machine;
 mod output;
 mod provenance;
@@ -21,6 +24,7 @@ mod stats;
 
 pub use args::{FigureArgs, FigureArgsError, exit_code};
 pub use chart::{Bar, BarChart, LineChart, Point, Series};
+pub use figure::{Figure, FigureError, read_rows, read_sidecar, rows_from_csv, rows_to_csv};
 pub use machine::{CacheLevel, MachineInfo};
 pub use output::{CacheRecord, Csv, Sidecar, SidecarRecord, figures_dir};
 pub use provenance::{GitState, git_commit, git_state, load_average};

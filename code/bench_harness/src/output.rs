@@ -26,7 +26,9 @@ pub fn figures_dir() -> PathBuf {
     }
 }
 
-/// A CSV file built row by row. Values are written as given; commas in them are quoted.
+/// A CSV table built cell by cell, for tables whose columns are only known at run time (one
+/// column per thread count, per variant). Tables with fixed columns are typed rows instead
+/// ([`crate::Figure::rows`]). Quoting is the `csv` crate's.
 pub struct Csv {
     text: String,
     columns: usize,
@@ -49,23 +51,17 @@ impl Csv {
             self.columns,
             "a CSV row must have one cell per column"
         );
-        let refs: Vec<&str> = cells.iter().map(String::as_str).collect();
-        self.push_strs(&refs);
+        self.push_strs(cells);
     }
 
-    fn push_strs(&mut self, cells: &[&str]) {
-        let quoted: Vec<String> = cells
-            .iter()
-            .map(|c| {
-                if c.contains([',', '"', '\n']) {
-                    format!("\"{}\"", c.replace('"', "\"\""))
-                } else {
-                    (*c).to_owned()
-                }
-            })
-            .collect();
-        self.text.push_str(&quoted.join(","));
-        self.text.push('\n');
+    fn push_strs<S: AsRef<[u8]>>(&mut self, cells: &[S]) {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        writer
+            .write_record(cells)
+            .expect("writing to memory cannot fail");
+        let bytes = writer.into_inner().expect("flushing to memory cannot fail");
+        self.text
+            .push_str(std::str::from_utf8(&bytes).expect("cells are UTF-8 strings"));
     }
 
     pub fn as_str(&self) -> &str {
@@ -212,11 +208,11 @@ impl Sidecar {
     }
 }
 
-pub(crate) fn write_creating_dirs(path: &Path, text: &str) -> io::Result<()> {
+pub(crate) fn write_creating_dirs(path: &Path, bytes: impl AsRef<[u8]>) -> io::Result<()> {
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent)?;
     }
-    fs::write(path, text)
+    fs::write(path, bytes)
 }
 
 #[cfg(test)]
