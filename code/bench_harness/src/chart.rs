@@ -298,7 +298,7 @@ impl LineChart {
     }
 
     pub fn write(&self, path: &Path) -> io::Result<()> {
-        write_creating_dirs(path, &self.to_svg())
+        write_creating_dirs(path, self.to_svg())
     }
 }
 
@@ -497,7 +497,7 @@ impl BarChart {
     }
 
     pub fn write(&self, path: &Path) -> io::Result<()> {
-        write_creating_dirs(path, &self.to_svg())
+        write_creating_dirs(path, self.to_svg())
     }
 }
 

@@ -204,7 +204,7 @@ impl Sidecar {
     }
 
     pub fn write(&self, path: &Path) -> io::Result<()> {
-        write_creating_dirs(path, &self.to_json())
+        write_creating_dirs(path, self.to_json())
     }
 }
 
