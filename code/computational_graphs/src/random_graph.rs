@@ -60,18 +60,29 @@ pub fn random_graph(seed: u64, size: usize, depth: usize) -> (OpList, Tensor2D) 
 }
 // ANCHOR_END: random_graph
 
-/// `{"seed":1,"size":256,"depth":4,"layers":["linear","relu","linear","softmax"]}`
-pub fn describe(seed: u64, size: usize, depth: usize) -> String {
-    let names: Vec<&str> = layers(seed, depth)
+/// What a seed's graph is, for a program in another language that builds the same graph (the
+/// PyTorch baseline): as JSON, `{"seed":1,"size":256,"depth":4,"layers":["linear","relu",…]}`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct GraphDescription {
+    pub seed: u64,
+    pub size: usize,
+    pub depth: usize,
+    pub layers: Vec<&'static str>,
+}
+
+pub fn describe(seed: u64, size: usize, depth: usize) -> GraphDescription {
+    let layers = layers(seed, depth)
         .into_iter()
         .map(|l| match l {
-            Layer::Linear => "\"linear\"",
-            Layer::Relu => "\"relu\"",
-            Layer::Softmax => "\"softmax\"",
+            Layer::Linear => "linear",
+            Layer::Relu => "relu",
+            Layer::Softmax => "softmax",
         })
         .collect();
-    format!(
-        "{{\"seed\":{seed},\"size\":{size},\"depth\":{depth},\"layers\":[{}]}}",
-        names.join(",")
-    )
+    GraphDescription {
+        seed,
+        size,
+        depth,
+        layers,
+    }
 }

@@ -4,45 +4,8 @@ use bench_harness::{LineChart, MachineInfo, Series};
 use gpu_context::GpuContext;
 
 use crate::args::Args;
-use crate::sweep::{Row, SWEEP_DEPTH};
+use crate::tables::{PytorchRow, Row, SWEEP_DEPTH};
 use crate::variants::Variant;
-
-/// One line of the PyTorch script's CSV.
-pub struct PytorchRow {
-    pub sweep: String,
-    pub size: usize,
-    pub depth: usize,
-    pub variant: String,
-    pub median_ms: f64,
-    pub p10_ms: f64,
-    pub p90_ms: f64,
-}
-
-/// Reads `sweep,size,depth,variant,median_ms,p10_ms,p90_ms,…` (header first).
-pub fn read_pytorch(path: &str) -> Result<Vec<PytorchRow>, Box<dyn std::error::Error>> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let mut rows = Vec::new();
-    for (i, line) in text.lines().enumerate().skip(1) {
-        let f: Vec<&str> = line.split(',').collect();
-        if f.len() < 7 {
-            continue;
-        }
-        let num = |s: &str| {
-            s.parse::<f64>()
-                .map_err(|e| format!("{path}:{}: {e}", i + 1))
-        };
-        rows.push(PytorchRow {
-            sweep: f[0].into(),
-            size: num(f[1])? as usize,
-            depth: num(f[2])? as usize,
-            variant: f[3].into(),
-            median_ms: num(f[4])?,
-            p10_ms: num(f[5])?,
-            p90_ms: num(f[6])?,
-        });
-    }
-    Ok(rows)
-}
 
 pub fn subtitle(ctx: &GpuContext, args: &Args) -> String {
     let r = ctx.report();

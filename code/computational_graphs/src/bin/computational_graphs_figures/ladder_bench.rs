@@ -7,7 +7,8 @@ use computational_graphs::tensor::Tensor2D;
 use gpu_context::GpuContext;
 
 use crate::args::Args;
-use crate::charts::{read_pytorch, subtitle};
+use crate::charts::subtitle;
+use crate::tables::read_pytorch;
 
 pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let n = args.ladder_size;
@@ -68,7 +69,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
         ));
     }
     if let Some(path) = &args.pytorch_csv {
-        for r in read_pytorch(path)?
+        for r in read_pytorch(std::path::Path::new(path))?
             .into_iter()
             .filter(|r| r.sweep == "matmul" && r.size == n)
         {

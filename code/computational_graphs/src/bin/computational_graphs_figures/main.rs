@@ -25,6 +25,7 @@ mod redraw;
 mod roofline;
 mod roofline_model;
 mod sweep;
+mod tables;
 mod transfer_bench;
 mod variants;
 

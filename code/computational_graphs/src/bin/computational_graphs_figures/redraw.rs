@@ -4,12 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use bench_harness::LineChart;
+use bench_harness::{FigureError, LineChart, SidecarRecord, read_rows, read_sidecar};
 
-use crate::charts::{PytorchRow, line_chart, sweep_title};
-use crate::roofline_model::split_csv_line;
-use crate::sweep::{Row, setup_chart};
-use crate::variants::Variant;
+use crate::charts::{line_chart, sweep_title};
+use crate::sweep::setup_chart;
+use crate::tables::{OverlapPoint, Row, SweepRecord, TransferPoint, read_pytorch};
 use crate::{overlap_bench, transfer_bench};
 
 /// The `--only` parts that `--redraw` can draw.
@@ -23,6 +22,8 @@ pub enum RedrawError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{0}; fix or re-measure that row, --redraw draws only what parses")]
+    Table(#[from] FigureError),
     #[error("{path}:{line}: {why}; fix or re-measure that row, --redraw draws only what parses")]
     Row {
         path: PathBuf,
@@ -40,140 +41,36 @@ pub enum RedrawError {
     Unsupported(String),
 }
 
-fn read(path: &Path) -> Result<String, RedrawError> {
-    std::fs::read_to_string(path).map_err(|source| RedrawError::Read {
-        path: path.to_owned(),
-        source,
-    })
+/// A table's rows, or a clear error naming the file (and, for a row that does not parse, the
+/// line: the csv crate reports it).
+fn rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, RedrawError> {
+    if !path.is_file() {
+        let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        return Err(RedrawError::Read {
+            path: path.to_owned(),
+            source,
+        });
+    }
+    Ok(read_rows(path)?)
 }
 
-/// The data lines of a CSV with header `expected` (1-based line numbers for the errors).
-fn cells(
-    path: &Path,
-    text: &str,
-    expected: &[&str],
-) -> Result<Vec<(usize, Vec<String>)>, RedrawError> {
-    let bad = |line, why: String| RedrawError::Row {
+/// A row that parses but names something this program does not know.
+fn unknown(path: &Path, index: usize, why: String) -> RedrawError {
+    // Line 1 is the header; the writers leave no blank lines.
+    RedrawError::Row {
         path: path.to_owned(),
-        line,
+        line: index + 2,
         why,
-    };
-    let mut lines = text.lines().enumerate();
-    let header = lines
-        .next()
-        .map(|(_, l)| split_csv_line(l))
-        .unwrap_or_default();
-    if header.len() < expected.len() || header.iter().zip(expected).any(|(h, e)| h != e) {
-        return Err(bad(1, format!("header is not {}", expected.join(","))));
     }
-    let mut rows = Vec::new();
-    for (i, line) in lines.filter(|(_, l)| !l.trim().is_empty()) {
-        let c = split_csv_line(line);
-        if c.len() != header.len() {
-            return Err(bad(
-                i + 1,
-                format!("{} cells, the header has {}", c.len(), header.len()),
-            ));
-        }
-        rows.push((i + 1, c));
-    }
-    Ok(rows)
-}
-
-fn number<T: std::str::FromStr>(
-    path: &Path,
-    line: usize,
-    column: &str,
-    cell: &str,
-) -> Result<T, RedrawError>
-where
-    T::Err: std::fmt::Display,
-{
-    cell.parse().map_err(|e| RedrawError::Row {
-        path: path.to_owned(),
-        line,
-        why: format!("{column} {cell:?}: {e}"),
-    })
 }
 
 /// Reads a sweep CSV back into the rows the measuring code wrote it from.
 pub fn read_sweep(path: &Path) -> Result<Vec<Row>, RedrawError> {
-    let text = read(path)?;
-    let header = [
-        "sweep",
-        "size",
-        "depth",
-        "variant",
-        "setup_ms",
-        "median_ms",
-        "p10_ms",
-        "p90_ms",
-        "gpu_timestamps_ms",
-    ];
-    let mut rows = Vec::new();
-    for (line, c) in cells(path, &text, &header)? {
-        let bad = |why: String| RedrawError::Row {
-            path: path.to_owned(),
-            line,
-            why,
-        };
-        let sweep = match c[0].as_str() {
-            "size" => "size",
-            "depth" => "depth",
-            other => return Err(bad(format!("sweep {other:?} is neither size nor depth"))),
-        };
-        let variant = Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == c[3])
-            .ok_or_else(|| bad(format!("no variant is called {:?}", c[3])))?;
-        rows.push(Row {
-            sweep,
-            size: number(path, line, "size", &c[1])?,
-            depth: number(path, line, "depth", &c[2])?,
-            variant,
-            setup_ms: number(path, line, "setup_ms", &c[4])?,
-            // Older CSVs end before this column: nothing was tuned in them.
-            tuning_ms: match c.get(9).map(String::as_str) {
-                None | Some("") => 0.0,
-                Some(t) => number(path, line, "tuning_ms", t)?,
-            },
-            median_ms: number(path, line, "median_ms", &c[5])?,
-            p10_ms: number(path, line, "p10_ms", &c[6])?,
-            p90_ms: number(path, line, "p90_ms", &c[7])?,
-            gpu_ms: match c[8].as_str() {
-                "" => None,
-                g => Some(number(path, line, "gpu_timestamps_ms", g)?),
-            },
-        });
-    }
-    Ok(rows)
-}
-
-/// Reads the PyTorch script's CSV (`sweep,size,depth,variant,median_ms,p10_ms,p90_ms,…`).
-pub fn read_pytorch(path: &Path) -> Result<Vec<PytorchRow>, RedrawError> {
-    let text = read(path)?;
-    let header = [
-        "sweep",
-        "size",
-        "depth",
-        "variant",
-        "median_ms",
-        "p10_ms",
-        "p90_ms",
-    ];
-    let mut rows = Vec::new();
-    for (line, c) in cells(path, &text, &header)? {
-        rows.push(PytorchRow {
-            sweep: c[0].clone(),
-            size: number(path, line, "size", &c[1])?,
-            depth: number(path, line, "depth", &c[2])?,
-            variant: c[3].clone(),
-            median_ms: number(path, line, "median_ms", &c[4])?,
-            p10_ms: number(path, line, "p10_ms", &c[5])?,
-            p90_ms: number(path, line, "p90_ms", &c[6])?,
-        });
-    }
-    Ok(rows)
+    rows::<SweepRecord>(path)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, record)| Row::from_record(record).map_err(|why| unknown(path, i, why)))
+        .collect()
 }
 
 /// The note a redraw adds to the sidecar's "notes".
@@ -182,74 +79,39 @@ pub fn note(commit: &str) -> String {
 }
 
 /// The chart's subtitle as the measuring run wrote it, from the sidecar's machine and adapter.
-fn subtitle(path: &Path, sidecar: &serde_json::Value) -> Result<String, RedrawError> {
-    let text = |v: &serde_json::Value| v.as_str().map(str::to_owned);
-    let machine = text(&sidecar["machine_label"]).or_else(|| text(&sidecar["cpu"]));
-    let adapter = &sidecar["adapter"];
-    match (machine, text(&adapter["name"]), text(&adapter["backend"])) {
-        (Some(m), Some(name), Some(backend)) => Ok(crate::charts::subtitle_of(&m, &name, &backend)),
+fn subtitle(path: &Path, sidecar: &SidecarRecord) -> Result<String, RedrawError> {
+    let machine = sidecar
+        .machine_label
+        .clone()
+        .unwrap_or_else(|| sidecar.cpu.clone());
+    let text = |key: &str| sidecar.adapter[key].as_str().map(str::to_owned);
+    match (text("name"), text("backend")) {
+        (Some(name), Some(backend)) => Ok(crate::charts::subtitle_of(&machine, &name, &backend)),
         _ => Err(RedrawError::Sidecar {
             path: path.to_owned(),
-            why: "no machine_label/cpu or adapter name/backend".into(),
+            why: "no adapter name/backend".into(),
         }),
     }
 }
 
-/// Adds `note` to the sidecar's "notes" array by editing the text, so every other byte (and
-/// the key order) stays as the measurement wrote it. A note already there is not added twice.
-pub fn add_note(path: &Path, text: &str, note: &str) -> Result<String, RedrawError> {
-    let quoted = serde_json::to_string(note).expect("a string always serialises");
-    if text.contains(&quoted) {
-        return Ok(text.to_owned());
-    }
-    let missing = || RedrawError::Sidecar {
-        path: path.to_owned(),
-        why: "no \"notes\" array".into(),
-    };
-    let open = text.find("\"notes\": [").ok_or_else(missing)? + "\"notes\": [".len();
-    // The array's closing bracket: the first `]` outside a string.
-    let (mut in_string, mut escaped, mut close) = (false, false, None);
-    for (i, c) in text[open..].char_indices() {
-        match (c, in_string, escaped) {
-            (_, true, true) => escaped = false,
-            ('\\', true, false) => escaped = true,
-            ('"', _, false) => in_string = !in_string,
-            (']', false, _) => {
-                close = Some(open + i);
-                break;
-            }
-            _ => {}
-        }
-    }
-    let close = close.ok_or_else(missing)?;
-    let body = text[open..close].trim_end();
-    let inserted = if body.trim().is_empty() {
-        format!("\n    {quoted}\n  ")
-    } else {
-        format!("{body},\n    {quoted}\n  ")
-    };
-    Ok(format!("{}{inserted}{}", &text[..open], &text[close..]))
-}
-
-/// The measurement's sidecar `{name}.json` in `dir`: its text and the chart subtitle it implies.
-fn sidecar(dir: &Path, name: &str) -> Result<(PathBuf, String, String), RedrawError> {
+/// The measurement's sidecar `{name}.json` in `dir` and the chart subtitle it implies.
+fn sidecar(dir: &Path, name: &str) -> Result<(PathBuf, SidecarRecord, String), RedrawError> {
     let path = dir.join(format!("{name}.json"));
-    let json = read(&path)?;
-    let value: serde_json::Value =
-        serde_json::from_str(&json).map_err(|e| RedrawError::Sidecar {
-            path: path.clone(),
-            why: e.to_string(),
-        })?;
-    let sub = subtitle(&path, &value)?;
-    Ok((path, json, sub))
+    let record = read_sidecar(&path).map_err(|e| RedrawError::Sidecar {
+        path: path.clone(),
+        why: e.to_string(),
+    })?;
+    let sub = subtitle(&path, &record)?;
+    Ok((path, record, sub))
 }
 
-/// Writes the chart as `{name}.svg`, then adds the redraw note to the sidecar.
+/// Writes the chart as `{name}.svg`, then adds the redraw note to the sidecar (once: a second
+/// redraw at the same commit leaves it as it is). The sidecar keeps describing the measurement.
 fn finish(
     dir: &Path,
     name: &str,
     chart: &str,
-    (json_path, json): (PathBuf, String),
+    (json_path, mut record): (PathBuf, SidecarRecord),
     commit: &str,
 ) -> Result<PathBuf, RedrawError> {
     let svg = dir.join(format!("{name}.svg"));
@@ -257,34 +119,28 @@ fn finish(
         path: svg.clone(),
         source,
     })?;
-    let updated = add_note(&json_path, &json, &note(commit))?;
-    std::fs::write(&json_path, updated).map_err(|source| RedrawError::Write {
-        path: json_path.clone(),
-        source,
-    })?;
+    let note = note(commit);
+    if !record.notes.contains(&note) {
+        record.notes.push(note);
+        let mut json = serde_json::to_string_pretty(&record).expect("a sidecar always serialises");
+        json.push('\n');
+        std::fs::write(&json_path, json).map_err(|source| RedrawError::Write {
+            path: json_path.clone(),
+            source,
+        })?;
+    }
     Ok(svg)
 }
 
 /// The transfers chart from `{prefix}_transfers.csv`.
 fn transfers_chart(csv: &Path, sub: String) -> Result<LineChart, RedrawError> {
-    let text = read(csv)?;
     let mut series = transfer_bench::empty_series();
-    for (line, c) in cells(csv, &text, &transfer_bench::HEADER[..8])? {
+    for (i, p) in rows::<TransferPoint>(csv)?.into_iter().enumerate() {
         let s = series
             .iter_mut()
-            .find(|s| s.name == c[0])
-            .ok_or_else(|| RedrawError::Row {
-                path: csv.to_owned(),
-                line,
-                why: format!("no transfer path is called {:?}", c[0]),
-            })?;
-        let bytes: f64 = number(csv, line, "bytes", &c[1])?;
-        s.point_with_spread(
-            bytes,
-            number(csv, line, "median_gb_s", &c[5])?,
-            number(csv, line, "p10_gb_s", &c[6])?,
-            number(csv, line, "p90_gb_s", &c[7])?,
-        );
+            .find(|s| s.name == p.path)
+            .ok_or_else(|| unknown(csv, i, format!("no transfer path is called {:?}", p.path)))?;
+        s.point_with_spread(p.bytes, p.median_gb_s, p.p10_gb_s, p.p90_gb_s);
     }
     Ok(transfer_bench::chart(sub, series))
 }
@@ -293,38 +149,30 @@ fn transfers_chart(csv: &Path, sub: String) -> Result<LineChart, RedrawError> {
 /// the longest of the three serial phases' medians at each chunk count.
 fn overlap_chart(csv: &Path, sub: String) -> Result<LineChart, RedrawError> {
     use overlap_bench::PHASES;
-    let text = read(csv)?;
     let mut lines = overlap_bench::empty_lines();
     let mut bounds: Vec<(f64, f64)> = Vec::new();
-    let mut rows = 0;
-    for (line, c) in cells(csv, &text, &overlap_bench::HEADER[..7])? {
-        let chunks: f64 = number(csv, line, "chunks", &c[0])?;
-        let median: f64 = number(csv, line, "median_ms", &c[2])?;
-        rows = number(csv, line, "rows", &c[6])?;
-        if let Some(l) = lines.iter_mut().find(|l| l.name == c[1]) {
-            l.point_with_spread(
-                chunks,
-                median,
-                number(csv, line, "p10_ms", &c[3])?,
-                number(csv, line, "p90_ms", &c[4])?,
-            );
-        } else if PHASES.contains(&c[1].as_str()) {
-            match bounds.iter_mut().find(|(x, _)| *x == chunks) {
-                Some((_, b)) => *b = b.max(median),
-                None => bounds.push((chunks, median)),
+    let mut rows_per_batch = 0;
+    for (i, p) in rows::<OverlapPoint>(csv)?.into_iter().enumerate() {
+        rows_per_batch = p.rows;
+        if let Some(l) = lines.iter_mut().find(|l| l.name == p.schedule) {
+            l.point_with_spread(p.chunks, p.median_ms, p.p10_ms, p.p90_ms);
+        } else if PHASES.contains(&p.schedule.as_str()) {
+            match bounds.iter_mut().find(|(x, _)| *x == p.chunks) {
+                Some((_, b)) => *b = b.max(p.median_ms),
+                None => bounds.push((p.chunks, p.median_ms)),
             }
         } else {
-            return Err(RedrawError::Row {
-                path: csv.to_owned(),
-                line,
-                why: format!("no schedule is called {:?}", c[1]),
-            });
+            return Err(unknown(
+                csv,
+                i,
+                format!("no schedule is called {:?}", p.schedule),
+            ));
         }
     }
     for (chunks, bound) in bounds {
         lines[3].point(chunks, bound);
     }
-    Ok(overlap_bench::chart(rows, sub, lines))
+    Ok(overlap_bench::chart(rows_per_batch, sub, lines))
 }
 
 /// Redraws the SVGs of `parts` (sizes, depths, transfers, overlap) from the CSVs in `dir`;
@@ -350,7 +198,7 @@ pub fn redraw(
         }
         let name = format!("{prefix}_{sweep}");
         let rows = read_sweep(&dir.join(format!("{name}.csv")))?;
-        let (json_path, json, sub) = sidecar(dir, &name)?;
+        let (json_path, record, sub) = sidecar(dir, &name)?;
         // The depth sweep's tensor size is in its rows: the run may have been --quick.
         let sweep_size = rows.first().map_or(0, |r| r.size);
         let (title, x_label) = sweep_title(sweep, sweep_size);
@@ -359,7 +207,7 @@ pub fn redraw(
             dir,
             &name,
             &chart.to_svg(),
-            (json_path, json),
+            (json_path, record),
             commit,
         )?);
     }
@@ -368,7 +216,7 @@ pub fn redraw(
         // The set-up bars come from the depth sweep's setup_ms column; the sidecar is their own.
         let rows = read_sweep(&dir.join(format!("{prefix}_depth.csv")))?;
         let name = format!("{prefix}_setup");
-        let (json_path, json, sub) = sidecar(dir, &name)?;
+        let (json_path, record, sub) = sidecar(dir, &name)?;
         let size = rows
             .iter()
             .find(|r| r.sweep == "depth")
@@ -378,7 +226,7 @@ pub fn redraw(
                 dir,
                 &name,
                 &chart.to_svg(),
-                (json_path, json),
+                (json_path, record),
                 commit,
             )?);
         }
@@ -390,8 +238,10 @@ pub fn redraw(
         let name = format!("{prefix}_{part}");
         let csv = dir.join(format!("{name}.csv"));
         // The CSV first, so that a missing CSV is the error reported.
-        read(&csv)?;
-        let (json_path, json, sub) = sidecar(dir, &name)?;
+        if !csv.is_file() {
+            rows::<TransferPoint>(&csv)?;
+        }
+        let (json_path, record, sub) = sidecar(dir, &name)?;
         let chart = if part == "transfers" {
             transfers_chart(&csv, sub)?
         } else {
@@ -401,7 +251,7 @@ pub fn redraw(
             dir,
             &name,
             &chart.to_svg(),
-            (json_path, json),
+            (json_path, record),
             commit,
         )?);
     }
@@ -412,19 +262,18 @@ pub fn redraw(
 mod tests {
     use super::*;
 
-    const SIDECAR: &str = r#"{
-  "figure": "t_size",
-  "machine_label": "test host",
-  "adapter": {
-    "backend": "Vulkan",
-    "name": "llvmpipe"
-  },
-  "commit": "abc123",
-  "notes": [
-    "full sweep"
-  ]
-}
-"#;
+    /// A measurement's sidecar as the figure program writes it.
+    fn measured_sidecar() -> SidecarRecord {
+        let mut record = bench_harness::Sidecar::new("t_size", "a test sweep").record();
+        record.machine_label = Some("test host".into());
+        record.adapter = serde_json::json!({"backend": "Vulkan", "name": "llvmpipe"});
+        record.notes = vec!["full sweep".into()];
+        record
+    }
+
+    fn sidecar_text(record: &SidecarRecord) -> String {
+        serde_json::to_string_pretty(record).unwrap() + "\n"
+    }
 
     fn write_inputs(dir: &Path) {
         let sweep = "sweep,size,depth,variant,setup_ms,median_ms,p10_ms,p90_ms,gpu_timestamps_ms\n\
@@ -433,7 +282,7 @@ mod tests {
                      size,64,64,GPU immediate,1.0,1.0,0.9,1.1,0.8\n\
                      size,128,64,GPU immediate,1.0,1.5,1.4,1.6,1.2\n";
         std::fs::write(dir.join("t_size.csv"), sweep).unwrap();
-        std::fs::write(dir.join("t_size.json"), SIDECAR).unwrap();
+        std::fs::write(dir.join("t_size.json"), sidecar_text(&measured_sidecar())).unwrap();
         // Interleaved as the PyTorch script writes it.
         let pytorch = "sweep,size,depth,variant,median_ms,p10_ms,p90_ms,compile_s\n\
                        size,64,64,PyTorch eager,0.7,0.6,0.8,0.00\n\
@@ -451,8 +300,9 @@ mod tests {
                      depth,32,64,GPU immediate,29.6,1.0,0.9,1.1,0.8\n\
                      depth,32,8,GPU immediate,3.0,1.0,0.9,1.1,0.8\n";
         std::fs::write(dir.path().join("t_depth.csv"), depth).unwrap();
-        std::fs::write(dir.path().join("t_setup.json"), SIDECAR).unwrap();
-        std::fs::write(dir.path().join("t_depth.json"), SIDECAR).unwrap();
+        let text = sidecar_text(&measured_sidecar());
+        std::fs::write(dir.path().join("t_setup.json"), &text).unwrap();
+        std::fs::write(dir.path().join("t_depth.json"), &text).unwrap();
         let svgs = redraw(dir.path(), "t", &["depths"], None, "feed1234").unwrap();
         assert_eq!(
             svgs,
@@ -492,10 +342,14 @@ mod tests {
         let csv_after = std::fs::read_to_string(dir.path().join("t_size.csv")).unwrap();
         assert_eq!(csv_before, csv_after);
         let json = std::fs::read_to_string(dir.path().join("t_size.json")).unwrap();
-        let expected = SIDECAR.replace(
-            "\"full sweep\"\n",
-            &format!("\"full sweep\",\n    \"{}\"\n", note("feed1234")),
-        );
+        let mut noted = measured_sidecar();
+        let before = std::mem::take(&mut noted.notes);
+        noted.notes = [before, vec![note("feed1234")]].concat();
+        // Only the note is new: every other field reads back as the measurement wrote it.
+        let back: SidecarRecord = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.notes, noted.notes);
+        assert_eq!(back.date, noted.date);
+        let expected = sidecar_text(&back);
         assert_eq!(json, expected);
         // A second redraw at the same commit leaves the sidecar as it is.
         redraw(dir.path(), "t", &["sizes"], Some(&pytorch), "feed1234").unwrap();
@@ -514,6 +368,18 @@ mod tests {
         let csv = dir.path().join("t_size.csv");
         let mut text = std::fs::read_to_string(&csv).unwrap();
         text.push_str("size,256,64,CPU,0.5,fast,3.9,4.1,\n");
+        std::fs::write(&csv, text).unwrap();
+        let err = redraw(dir.path(), "t", &["sizes"], None, "c").unwrap_err();
+        assert!(matches!(err, RedrawError::Table(_)), "{err}");
+        let message = err.to_string();
+        assert!(
+            message.contains("t_size.csv") && message.contains("line: 6"),
+            "{message}"
+        );
+        // A row that parses but names no variant is refused with its line too.
+        write_inputs(dir.path());
+        let mut text = std::fs::read_to_string(&csv).unwrap();
+        text.push_str("size,256,64,GPU magic,0.5,1.0,0.9,1.1,\n");
         std::fs::write(&csv, text).unwrap();
         let err = redraw(dir.path(), "t", &["sizes"], None, "c").unwrap_err();
         assert!(matches!(err, RedrawError::Row { line: 6, .. }), "{err}");

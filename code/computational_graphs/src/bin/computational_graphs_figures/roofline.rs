@@ -18,15 +18,15 @@
 
 use std::path::Path;
 
-use bench_harness::{Csv, LineChart, Series, figures_dir};
+use bench_harness::{Csv, LineChart, Series, figures_dir, read_rows};
 use computational_graphs::graph::{fuse, validate};
 use computational_graphs::random_graph::random_graph;
 use gpu_context::AdapterReport;
 
 use crate::args::Args;
-use crate::charts::read_pytorch;
-use crate::roofline_model::{Cost, graph_cost, roof, split_csv_line};
-use crate::sweep::{SWEEP_DEPTH, seed};
+use crate::roofline_model::{Cost, graph_cost, roof};
+use crate::sweep::seed;
+use crate::tables::{LadderPoint, SWEEP_DEPTH, SweepRecord, read_pytorch};
 use crate::variants::Variant;
 
 /// (name, FP32 FLOP/s, bytes/s, source) for the GPUs the course measures on.
@@ -99,23 +99,17 @@ type Point = (String, f64, f64);
 type Placed = (Vec<Point>, Option<(usize, Cost, Cost)>);
 
 fn ladder_points(path: &Path) -> Result<Vec<Point>, Box<dyn std::error::Error>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: {e} (run --only ladder first)", path.display()))?;
-    let mut points = Vec::new();
-    for line in text.lines().skip(1) {
-        let cells = split_csv_line(line);
-        let (Some(kernel), Some(size), Some(gflops)) = (cells.first(), cells.get(1), cells.get(5))
-        else {
-            continue;
-        };
-        let (Ok(n), Ok(g)) = (size.parse::<f64>(), gflops.parse::<f64>()) else {
-            continue;
-        };
-        if let Some(x) = intensity(kernel, n) {
-            points.push((kernel.to_string(), x, g));
-        }
+    if !path.is_file() {
+        return Err(format!("{}: no such file (run --only ladder first)", path.display()).into());
     }
-    Ok(points)
+    let rows: Vec<LadderPoint> = read_rows(path)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| {
+            let x = intensity(&r.kernel, r.size as f64)?;
+            Some((r.kernel, x, r.gflops))
+        })
+        .collect())
 }
 
 /// The size sweep's variants at its largest size (depth 64), if the sweep's CSV exists.
@@ -125,25 +119,22 @@ fn variant_points(
     args: &Args,
     cpu_roofs: bool,
 ) -> Result<Placed, Box<dyn std::error::Error>> {
-    let Ok(text) = std::fs::read_to_string(path) else {
+    if !path.is_file() {
         return Ok((Vec::new(), None));
-    };
-    // sweep,size,depth,variant,setup_ms,median_ms,p10_ms,p90_ms,gpu_timestamps_ms
-    let rows: Vec<Vec<String>> = text
-        .lines()
-        .skip(1)
-        .map(split_csv_line)
-        .filter(|c| c.len() >= 9 && c[2] == SWEEP_DEPTH.to_string())
+    }
+    let rows: Vec<SweepRecord> = read_rows::<SweepRecord>(path)?
+        .into_iter()
+        .filter(|r| r.depth == SWEEP_DEPTH)
         .collect();
-    let Some(size) = rows.iter().filter_map(|c| c[1].parse::<usize>().ok()).max() else {
+    let Some(size) = rows.iter().map(|r| r.size).max() else {
         return Ok((Vec::new(), None));
     };
     let (list, _) = random_graph(seed(size, SWEEP_DEPTH), size, SWEEP_DEPTH);
     let graph = validate(&list)?;
     let (plain, fused) = (graph_cost(&graph), graph_cost(&fuse(&graph)));
     let mut points = Vec::new();
-    for c in rows.iter().filter(|c| c[1] == size.to_string()) {
-        let Some(v) = Variant::ALL.into_iter().find(|v| v.name() == c[3]) else {
+    for r in rows.iter().filter(|r| r.size == size) {
+        let Some(v) = Variant::ALL.into_iter().find(|v| v.name() == r.variant) else {
             continue;
         };
         if v.is_cpu() && !cpu_roofs {
@@ -159,7 +150,7 @@ fn variant_points(
         );
         let cost = if uses_fused { fused } else { plain };
         // GPU timestamps where the loop variants have them, else the wall clock per run.
-        let ms = c[8].parse::<f64>().or_else(|_| c[5].parse::<f64>())?;
+        let ms = r.gpu_timestamps_ms.unwrap_or(r.median_ms);
         points.push((
             format!("graph: {}", v.name()),
             cost.intensity(),
@@ -167,7 +158,7 @@ fn variant_points(
         ));
     }
     if let Some(p) = &args.pytorch_csv {
-        for r in read_pytorch(p)?
+        for r in read_pytorch(Path::new(p))?
             .into_iter()
             .filter(|r| r.sweep == "size" && r.size == size && r.depth == SWEEP_DEPTH)
         {

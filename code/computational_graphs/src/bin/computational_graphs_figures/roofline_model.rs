@@ -69,37 +69,10 @@ pub fn graph_cost(graph: &VerifiedGraph) -> Cost {
 }
 // ANCHOR_END: graph_cost
 
-/// The cells of one line of a CSV that `bench_harness::Csv` wrote: a cell with a comma or a
-/// quote is quoted, with its quotes doubled.
-pub fn split_csv_line(line: &str) -> Vec<String> {
-    let mut cells = vec![String::new()];
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                chars.next();
-                cells.last_mut().expect("never empty").push('"');
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => cells.push(String::new()),
-            _ => cells.last_mut().expect("never empty").push(c),
-        }
-    }
-    cells
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn csv_cells_with_commas_and_quotes_come_back_whole() {
-        let mut csv = bench_harness::Csv::new(&["a", "b", "c"]);
-        csv.row(&["x, y".into(), "say \"hi\"".into(), "3".into()]);
-        let line = csv.as_str().lines().nth(1).unwrap();
-        assert_eq!(split_csv_line(line), ["x, y", "say \"hi\"", "3"]);
-    }
     use computational_graphs::graph::{GraphBuilder, fuse, validate};
     use computational_graphs::tensor::Tensor2D;
 

@@ -1,15 +1,14 @@
 //! The two sweeps of the seed's figures: depth 64 over sizes, and size 256 over depths.
 
-use bench_harness::{BarChart, Csv, Progress, figures_dir};
-use computational_graphs::random_graph::{describe, random_graph};
+use bench_harness::{BarChart, Figure, Progress, figures_dir};
+use computational_graphs::random_graph::{GraphDescription, describe, random_graph};
 use gpu_context::GpuContext;
 
 use crate::args::Args;
 use crate::autotune_report;
-use crate::charts::{PytorchRow, line_chart, read_pytorch, subtitle, sweep_title};
+use crate::charts::{line_chart, subtitle, sweep_title};
+use crate::tables::{PytorchRow, Row, SWEEP_DEPTH, read_pytorch};
 use crate::variants::{Effort, Variant, measure_variant};
-
-pub const SWEEP_DEPTH: usize = 64;
 
 /// Every point of both sweeps: (sweep name, size, depth).
 pub fn points(args: &Args) -> Vec<(&'static str, usize, usize)> {
@@ -34,33 +33,37 @@ pub fn seed(size: usize, depth: usize) -> u64 {
 
 /// The sweeps' graphs as JSON, for `bench/pytorch_baseline.py`.
 pub fn export(args: &Args) -> String {
-    let (warmup, samples, iterations) = args.effort(args.sweep_size());
-    let graphs: Vec<String> = points(args)
+    #[derive(serde::Serialize)]
+    struct Point {
+        sweep: &'static str,
+        graph: GraphDescription,
+    }
+    #[derive(serde::Serialize)]
+    struct Export {
+        warmup: usize,
+        samples: usize,
+        loop_iterations: usize,
+        ladder_size: usize,
+        graphs: Vec<Point>,
+    }
+    let (warmup, samples, loop_iterations) = args.effort(args.sweep_size());
+    let graphs = points(args)
         .into_iter()
-        .map(|(sweep, size, depth)| {
-            let d = describe(seed(size, depth), size, depth);
-            format!("{{\"sweep\":\"{sweep}\",\"graph\":{d}}}")
+        .map(|(sweep, size, depth)| Point {
+            sweep,
+            graph: describe(seed(size, depth), size, depth),
         })
         .collect();
-    format!(
-        "{{\"warmup\":{warmup},\"samples\":{samples},\"loop_iterations\":{iterations},\"ladder_size\":{},\"graphs\":[\n{}\n]}}\n",
-        args.ladder_size,
-        graphs.join(",\n")
-    )
-}
-
-pub struct Row {
-    pub sweep: &'static str,
-    pub size: usize,
-    pub depth: usize,
-    pub variant: Variant,
-    pub setup_ms: f64,
-    /// Autotuning during set-up, apart from it (0 for the other variants and on cache hits).
-    pub tuning_ms: f64,
-    pub median_ms: f64,
-    pub p10_ms: f64,
-    pub p90_ms: f64,
-    pub gpu_ms: Option<f64>,
+    let export = Export {
+        warmup,
+        samples,
+        loop_iterations,
+        ladder_size: args.ladder_size,
+        graphs,
+    };
+    let mut json = serde_json::to_string(&export).expect("plain data always serialises");
+    json.push('\n');
+    json
 }
 
 pub fn run(ctx: &mut GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
@@ -117,7 +120,7 @@ fn write(ctx: &GpuContext, args: &Args, rows: &[Row]) -> Result<(), Box<dyn std:
     let dir = figures_dir();
     let p = &args.prefix;
     let pytorch: Vec<PytorchRow> = match &args.pytorch_csv {
-        Some(path) => read_pytorch(path)?,
+        Some(path) => read_pytorch(std::path::Path::new(path))?,
         None => Vec::new(),
     };
     let adapter = Some(ctx.report().to_json());
@@ -129,22 +132,26 @@ fn write(ctx: &GpuContext, args: &Args, rows: &[Row]) -> Result<(), Box<dyn std:
         }
         let chart = line_chart(rows, &pytorch, sweep, &title, &sub, x_label);
         let name = format!("{p}_{sweep}");
-        write_csv(rows, sweep, &dir.join(format!("{name}.csv")))?;
-        chart.write(&dir.join(format!("{name}.svg")))?;
+        let records: Vec<_> = rows
+            .iter()
+            .filter(|r| r.sweep == sweep)
+            .map(Row::record)
+            .collect();
         let desc = format!("{title}; median of the samples, whiskers p10–p90; data in {name}.csv");
-        args.sidecar(&name, &desc, adapter.clone())
-            .write(&dir.join(format!("{name}.json")))?;
+        Figure::new(args.sidecar(&name, &desc, adapter.clone()))
+            .rows(&records)?
+            .chart(chart.to_svg())
+            .write_to(&dir)?;
     }
     if let Some(chart) = setup_chart(rows, args.sweep_size(), &sub) {
         let name = format!("{p}_setup");
-        chart.write(&dir.join(format!("{name}.svg")))?;
         let mut sidecar = args.sidecar(
             &name,
             "one-time set-up per variant; data in the setup_ms column of the depth CSV",
             adapter,
         );
         sidecar.files = vec![format!("{name}.svg"), format!("{p}_depth.csv")];
-        sidecar.write(&dir.join(format!("{name}.json")))?;
+        Figure::new(sidecar).chart(chart.to_svg()).write_to(&dir)?;
     }
     let summary = summary_table(rows, &pytorch, &sub, args.sweep_size());
     if !summary.is_empty() {
@@ -172,36 +179,6 @@ pub fn setup_chart(rows: &[Row], size: usize, sub: &str) -> Option<BarChart> {
             .map(|r| (r.variant.name().to_owned(), r.setup_ms, None))
             .collect(),
     })
-}
-
-fn write_csv(rows: &[Row], sweep: &str, path: &std::path::Path) -> std::io::Result<()> {
-    let mut csv = Csv::new(&[
-        "sweep",
-        "size",
-        "depth",
-        "variant",
-        "setup_ms",
-        "median_ms",
-        "p10_ms",
-        "p90_ms",
-        "gpu_timestamps_ms",
-        "tuning_ms",
-    ]);
-    for r in rows.iter().filter(|r| r.sweep == sweep) {
-        csv.row(&[
-            r.sweep.into(),
-            r.size.to_string(),
-            r.depth.to_string(),
-            r.variant.name().into(),
-            format!("{:.4}", r.setup_ms),
-            format!("{:.5}", r.median_ms),
-            format!("{:.5}", r.p10_ms),
-            format!("{:.5}", r.p90_ms),
-            r.gpu_ms.map_or(String::new(), |g| format!("{g:.5}")),
-            format!("{:.3}", r.tuning_ms),
-        ]);
-    }
-    csv.write(path)
 }
 
 /// A Markdown table of every variant at the reference point (256², depth 64), for the book.
