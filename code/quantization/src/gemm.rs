@@ -74,6 +74,25 @@ impl GemmKind {
     }
     // ANCHOR_END: source
 
+    /// [`GemmKind::source`] with `tile_b` laid out as `layout` says.
+    pub fn source_with(self, layout: TileLayout) -> String {
+        let source = self.source();
+        match layout {
+            TileLayout::Strided => source,
+            TileLayout::Padded => {
+                let word = source
+                    .lines()
+                    .find_map(|l| l.strip_prefix("var<workgroup> tile_b: array<array<"))
+                    .and_then(|rest| rest.strip_suffix(", 16>, 16>;"))
+                    .expect("the template declares tile_b as a 16×16 array");
+                source.replace(
+                    &format!("tile_b: array<array<{word}, 16>, 16>;"),
+                    &format!("tile_b: array<array<{word}, 17>, 16>;"),
+                )
+            }
+        }
+    }
+
     /// The device feature this format needs beyond the defaults.
     pub fn feature(self) -> wgpu::Features {
         match self {
@@ -81,6 +100,17 @@ impl GemmKind {
             _ => wgpu::Features::empty(),
         }
     }
+}
+
+/// How `tile_b` sits in workgroup memory. In the inner loop neighbouring threads read
+/// `tile_b[l.x][i]`, one row of 16 words apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TileLayout {
+    /// 16 words per row: neighbouring threads' words are 16 words apart, so with 4-byte
+    /// banks they fall on the same few banks.
+    Strided,
+    /// 17 words per row: one spare word shifts each row onto other banks.
+    Padded,
 }
 
 /// Random inputs of an m×k by k×n product in one format, as the bytes the kernel reads, and
@@ -162,14 +192,22 @@ impl GemmOnDevice {
         k: usize,
         seed: u64,
     ) -> Result<Self, GpuError> {
-        if !ctx.device.features().contains(kind.feature()) {
-            return Err(GpuError::MissingFeature {
-                adapter: ctx.adapter.get_info().name,
-                feature: format!("{:?} (for the {} GEMM)", kind.feature(), kind.label()),
-            });
-        }
+        check_feature(ctx, kind)?;
         let inputs = GemmInputs::random(kind, m, n, k, seed);
         Self::with_inputs(ctx, kind, m, n, k, &inputs)
+    }
+
+    /// [`GemmOnDevice::new`] with a chosen layout of `tile_b`.
+    pub fn new_with_layout(
+        ctx: &GpuContext,
+        kind: GemmKind,
+        layout: TileLayout,
+        (m, n, k): (usize, usize, usize),
+        seed: u64,
+    ) -> Result<Self, GpuError> {
+        check_feature(ctx, kind)?;
+        let inputs = GemmInputs::random(kind, m, n, k, seed);
+        Self::with_inputs_and_layout(ctx, kind, layout, (m, n, k), &inputs)
     }
 
     pub fn with_inputs(
@@ -180,13 +218,27 @@ impl GemmOnDevice {
         k: usize,
         inputs: &GemmInputs,
     ) -> Result<Self, GpuError> {
+        Self::with_inputs_and_layout(ctx, kind, TileLayout::Strided, (m, n, k), inputs)
+    }
+
+    pub fn with_inputs_and_layout(
+        ctx: &GpuContext,
+        kind: GemmKind,
+        layout: TileLayout,
+        (m, n, k): (usize, usize, usize),
+        inputs: &GemmInputs,
+    ) -> Result<Self, GpuError> {
         let k = k.div_ceil(4) * 4;
         let words = (k / 4) as u32;
         let params = ctx.upload("gemm params", &[m as u32, n as u32, words])?;
         let a = ctx.upload::<u8>("gemm a", &inputs.a)?;
         let b = ctx.upload::<u8>("gemm b", &inputs.b_t)?;
         let out = ctx.storage_buffer("gemm c", (m * n * 4) as u64)?;
-        let pipeline = ctx.cached_pipeline(kind.label(), &kind.source(), "main")?;
+        let label = match layout {
+            TileLayout::Strided => kind.label().to_string(),
+            TileLayout::Padded => format!("{} padded", kind.label()),
+        };
+        let pipeline = ctx.cached_pipeline(&label, &kind.source_with(layout), "main")?;
         let bind_group = ctx.bind_buffers(&pipeline, &[&params, &a, &b, &out]);
         debug_assert_eq!(inputs.a.len(), m * (k / 4) * kind.word_bytes());
         Ok(Self {
@@ -232,6 +284,17 @@ impl GemmOnDevice {
     pub fn ops(&self) -> f64 {
         2.0 * self.m as f64 * self.n as f64 * self.k as f64
     }
+}
+
+/// A clear error where the device lacks the format's feature.
+fn check_feature(ctx: &GpuContext, kind: GemmKind) -> Result<(), GpuError> {
+    if ctx.device.features().contains(kind.feature()) {
+        return Ok(());
+    }
+    Err(GpuError::MissingFeature {
+        adapter: ctx.adapter.get_info().name,
+        feature: format!("{:?} (for the {} GEMM)", kind.feature(), kind.label()),
+    })
 }
 
 /// The exact product in f64 (m×n), for checking.

@@ -15,6 +15,7 @@
 //! 9. [`lenet`]: LeNet-5 written out (im2col convolutions), its parameters, bytes and FLOPs.
 
 pub mod affine;
+pub mod coop_matrix;
 pub mod energy;
 mod error;
 pub mod fake_quant;

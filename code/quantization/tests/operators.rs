@@ -8,7 +8,7 @@ use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
 use gpu_context::GpuContext;
 use quantization::model::{GraphLayer, accuracy, model_graph, shipped, spirals};
-use quantization::ops::{DotKind, QuantLinear, SparseLinear};
+use quantization::ops::{DotKind, QuantLinear, RowQuant, SparseLinear};
 use quantization::prune::{prune_2_4, prune_magnitude};
 use quantization::sparse::{Csr, Sparse24, Weights};
 
@@ -55,15 +55,21 @@ fn one_layer(op: impl computational_graphs::graph::CustomOperator, m: usize, k: 
 fn quant_linear_matches_its_cpu_path_and_f32_in_every_runner() {
     let ctx = GpuContext::for_tests();
     let mut rng = SplitMix64::new(5);
-    for (m, k, n) in [(3, 5, 7), (17, 33, 9)] {
+    // Odd sizes, and one that spans several workgroups and several 64-value tiles of the row.
+    for (m, k, n) in [(3, 5, 7), (17, 33, 9), (40, 133, 37)] {
         let (x, w, b) = (
             Tensor2D::random(m, k, 1.0, &mut rng),
             Tensor2D::random(k, n, 1.0, &mut rng),
             Tensor2D::random(1, n, 1.0, &mut rng),
         );
         let exact = cpu::relu(&cpu::linear(&x, &w, &b).unwrap());
-        for dot in [DotKind::Builtin, DotKind::Shifts] {
-            let op = QuantLinear::new(&w, &b, dot).unwrap();
+        let kernels = [DotKind::Builtin, DotKind::Shifts]
+            .into_iter()
+            .flat_map(|dot| [RowQuant::Shared, RowQuant::PerThread].map(|rq| (dot, rq)));
+        for (dot, row_quant) in kernels {
+            let op = QuantLinear::new(&w, &b, dot)
+                .unwrap()
+                .with_row_quant(row_quant);
             let cpu_q = cpu::relu(&op.forward(&x));
             // int8 error: a few quantization steps of x·W, far below the values' size (~√k).
             assert!(
@@ -73,7 +79,7 @@ fn quant_linear_matches_its_cpu_path_and_f32_in_every_runner() {
             for (runner, got) in every_runner(&ctx, &one_layer(op, m, k), &x) {
                 assert!(
                     got.max_abs_diff(&cpu_q) < 1e-3,
-                    "{runner} {dot:?} {m}×{k}×{n}: {}",
+                    "{runner} {dot:?} {row_quant:?} {m}×{k}×{n}: {}",
                     got.max_abs_diff(&cpu_q)
                 );
             }

@@ -9,7 +9,7 @@
 mod quant_linear;
 mod sparse_linear;
 
-pub use quant_linear::{DotKind, QuantLinear};
+pub use quant_linear::{DotKind, QuantLinear, RowQuant};
 pub use sparse_linear::SparseLinear;
 
 use computational_graphs::{Error, ShapeError};

@@ -6,7 +6,8 @@ use super::{checked_output, grid, one_input, u32_of};
 use crate::QuantError;
 use crate::int8::{Int8Weights, gemm_i8_i32, quantize_rows};
 
-const BODY: &str = include_str!("../wgsl/quant_linear.wgsl");
+const PER_THREAD: &str = include_str!("../wgsl/quant_linear.wgsl");
+const SHARED: &str = include_str!("../wgsl/quant_linear_shared.wgsl");
 const DOT4_BUILTIN: &str = include_str!("../wgsl/dot4_builtin.wgsl");
 const DOT4_SHIFTS: &str = include_str!("../wgsl/dot4_shifts.wgsl");
 
@@ -19,6 +20,17 @@ pub enum DotKind {
     Shifts,
 }
 
+/// How the GPU kernel quantizes the input rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowQuant {
+    /// Every output thread finds its row's scale and rounds the whole row itself (n times per
+    /// row): the short kernel, kept to measure what sharing saves.
+    PerThread,
+    /// The threads of a 16×16 workgroup find each row's scale together and round each word of
+    /// the row once into workgroup memory (n/16 times per row).
+    Shared,
+}
+
 // ANCHOR: quant_linear_struct
 /// A Linear layer with int8 weights (one scale per output column) and int8 activations (one
 /// scale per input row, chosen at run time); products are summed exactly in i32.
@@ -27,11 +39,13 @@ pub struct QuantLinear {
     pub weights: Int8Weights,
     pub bias: Vec<f32>,
     pub dot: DotKind,
+    pub row_quant: RowQuant,
 }
 // ANCHOR_END: quant_linear_struct
 
 impl QuantLinear {
-    /// Quantizes f32 weights (k×n) and keeps the bias (1×n) in f32.
+    /// Quantizes f32 weights (k×n) and keeps the bias (1×n) in f32; the GPU kernel shares each
+    /// row's quantization among its workgroup ([`RowQuant::Shared`]).
     pub fn new(w: &Tensor2D, bias: &Tensor2D, dot: DotKind) -> Result<Self, QuantError> {
         if bias.shape() != (1, w.cols()) {
             return Err(QuantError::Shape {
@@ -44,7 +58,13 @@ impl QuantLinear {
             weights,
             bias: bias.data().to_vec(),
             dot,
+            row_quant: RowQuant::Shared,
         })
+    }
+
+    /// The same layer with another GPU kernel (the CPU path does not change).
+    pub fn with_row_quant(self, row_quant: RowQuant) -> Self {
+        Self { row_quant, ..self }
     }
 
     // ANCHOR: quant_linear_forward
@@ -71,9 +91,11 @@ impl QuantLinear {
 
 impl CustomOperator for QuantLinear {
     fn name(&self) -> &'static str {
-        match self.dot {
-            DotKind::Builtin => "QuantLinear",
-            DotKind::Shifts => "QuantLinearShifts",
+        match (self.dot, self.row_quant) {
+            (DotKind::Builtin, RowQuant::Shared) => "QuantLinear",
+            (DotKind::Shifts, RowQuant::Shared) => "QuantLinearShifts",
+            (DotKind::Builtin, RowQuant::PerThread) => "QuantLinearPerThread",
+            (DotKind::Shifts, RowQuant::PerThread) => "QuantLinearShiftsPerThread",
         }
     }
 
@@ -114,8 +136,12 @@ impl CustomOperator for QuantLinear {
             DotKind::Builtin => DOT4_BUILTIN,
             DotKind::Shifts => DOT4_SHIFTS,
         };
+        let body = match self.row_quant {
+            RowQuant::PerThread => PER_THREAD,
+            RowQuant::Shared => SHARED,
+        };
         Ok(CustomKernel {
-            source: format!("{dot}\n{BODY}"),
+            source: format!("{dot}\n{body}"),
             entry_point: "main",
             params,
             workgroups: grid(m, n),

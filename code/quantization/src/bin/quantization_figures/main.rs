@@ -6,13 +6,19 @@
 //! - `sparse`: dense vs CSR vs 2:4 Linear time against sparsity, on the GPU and on the CPU;
 //! - `point-cloud`: position error of a quantised point cloud against bits (deterministic);
 //! - `pruning`: a spiral MLP's accuracy against sparsity, pruned and retrained (deterministic);
-//! - `sparse-tuned-cpu`: CSR and 2:4 against a tuned dense CPU product, at each thread count.
+//! - `sparse-tuned-cpu`: CSR and 2:4 against a tuned dense CPU product, at each thread count;
+//! - `quant-linear`: the quantized Linear's kernel, each thread quantizing its row vs sharing it;
+//! - `gemm-layout`: the tiled GEMM with `tile_b` strided and padded in workgroup memory;
+//! - `coop-matrix`: wgpu's experimental cooperative matrices, reported and, where offered, timed.
 
 mod bits;
+mod coop_matrix;
 mod energy;
 mod gemm;
+mod gemm_layout;
 mod point_cloud;
 mod pruning;
+mod quant_linear;
 mod sparse;
 mod sparse_tuned;
 
@@ -29,6 +35,9 @@ const PARTS: &[&str] = &[
     "point-cloud",
     "pruning",
     "sparse-tuned-cpu",
+    "quant-linear",
+    "gemm-layout",
+    "coop-matrix",
 ];
 
 /// File names carry the machine label when one is given (`quant_h100_gemm`).
@@ -74,7 +83,14 @@ fn main() -> anyhow::Result<()> {
     if args.wants("sparse-tuned-cpu") {
         sparse_tuned::run(args)?;
     }
-    let gpu_parts = ["gemm", "energy", "sparse-gpu"];
+    let gpu_parts = [
+        "gemm",
+        "energy",
+        "sparse-gpu",
+        "quant-linear",
+        "gemm-layout",
+        "coop-matrix",
+    ];
     if gpu_parts.iter().any(|p| args.wants(p)) {
         let ctx = open_gpu()?;
         eprintln!("GPU: {}", ctx.report().to_json());
@@ -86,6 +102,15 @@ fn main() -> anyhow::Result<()> {
         }
         if args.wants("sparse-gpu") {
             sparse::run_gpu(args, &ctx)?;
+        }
+        if args.wants("quant-linear") {
+            quant_linear::run(args, &ctx)?;
+        }
+        if args.wants("gemm-layout") {
+            gemm_layout::run(args, &ctx)?;
+        }
+        if args.wants("coop-matrix") {
+            coop_matrix::run(args, &ctx)?;
         }
     }
     if args.wants("sparse-cpu") {
