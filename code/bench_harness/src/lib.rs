@@ -25,7 +25,7 @@ mod stats;
 pub use args::{FigureArgs, FigureArgsError, exit_code};
 pub use chart::{Bar, BarChart, LineChart, Point, Series};
 pub use figure::{Figure, FigureError, read_rows, read_sidecar, rows_from_csv, rows_to_csv};
-pub use machine::{CacheLevel, MachineInfo};
+pub use machine::{CacheLevel, MachineInfo, cpu_list};
 pub use output::{CacheRecord, Csv, Sidecar, SidecarRecord, figures_dir};
 pub use provenance::{GitState, git_commit, git_state, load_average};
 pub use stats::{Stats, measure, measure_durations};

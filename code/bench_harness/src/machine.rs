@@ -103,19 +103,23 @@ pub(crate) fn parse_size(s: &str) -> Option<u64> {
     }
 }
 
-/// "0-3,8" → 5.
-fn count_cpus(list: &str) -> usize {
-    list.split(',')
-        .map(|part| match part.split_once('-') {
-            Some((a, b)) => {
-                b.parse::<usize>()
-                    .unwrap_or(0)
-                    .saturating_sub(a.parse().unwrap_or(0))
-                    + 1
-            }
-            None => 1,
+/// The CPUs of a Linux CPU list (`/sys/devices/system/cpu/…/shared_cpu_list`,
+/// `thread_siblings_list`): "0-3,8" → [0, 1, 2, 3, 8]. Parts that do not parse are skipped.
+pub fn cpu_list(list: &str) -> Vec<usize> {
+    list.trim()
+        .split(',')
+        .flat_map(|part| match part.split_once('-') {
+            Some((a, b)) => match (a.parse::<usize>(), b.parse::<usize>()) {
+                (Ok(a), Ok(b)) => (a..=b).collect(),
+                _ => Vec::new(),
+            },
+            None => part.parse().ok().into_iter().collect(),
         })
-        .sum()
+        .collect()
+}
+
+fn count_cpus(list: &str) -> usize {
+    cpu_list(list).len().max(1)
 }
 
 #[cfg(test)]

@@ -21,7 +21,18 @@ fn quick_bvh_part_writes_its_table() {
         .expect("the figure program runs");
     assert!(status.success());
     let csv = std::fs::read_to_string(out.join("path_tracer_bvh.csv")).expect("the table");
-    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .expect("a header")
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    let records: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| r.expect("a row").iter().map(str::to_owned).collect())
+        .collect();
+    let rows: Vec<Vec<String>> = std::iter::once(header).chain(records).collect();
     let column = |name: &str| rows[0].iter().position(|c| *c == name).expect(name);
     assert_eq!(rows.len(), 3, "a header and one row per build:\n{csv}");
     assert_eq!(rows[1][0], "Morton");

@@ -50,18 +50,7 @@ pub fn topology() -> (String, Option<[usize; 2]>, Option<[usize; 2]>) {
             .unwrap_or_else(|| "?".into())
         })
         .collect();
-    let parse = |l: &str| -> Vec<usize> {
-        l.split(',')
-            .flat_map(|part| match part.split_once('-') {
-                Some((a, b)) => match (a.parse::<usize>(), b.parse::<usize>()) {
-                    (Ok(a), Ok(b)) => (a..=b).collect(),
-                    _ => vec![],
-                },
-                None => part.parse().ok().into_iter().collect(),
-            })
-            .collect()
-    };
-    let first = parse(lists.first().map_or("", String::as_str));
+    let first = bench_harness::cpu_list(lists.first().map_or("", String::as_str));
     let other_core = (1..cpus).find(|c| !first.contains(c)).map(|c| [0, c]);
     let sibling = first.iter().copied().find(|&c| c != 0).map(|c| [0, c]);
     let mut distinct: Vec<&String> = lists.iter().collect();
