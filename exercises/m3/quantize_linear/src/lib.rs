@@ -1,10 +1,26 @@
-//! Exercise: quantize a Linear layer to int8 and multiply in integers.
+//! Exercise: an int8 Linear layer, `y = x · W + b`, as inference libraries run it: weights
+//! symmetric with one scale per output channel, activations asymmetric (scale and zero point),
+//! products summed exactly in i32, then one dequantisation step per output. On the CPU and, in
+//! WGSL, on the GPU.
 //!
-//! This file is given (the grader always uses the staff's copy). Your work: `int8.rs`.
+//! This file and `gpu.rs` are given (the grader always uses the staff's copies). Your work:
+//! `int8.rs`, `weights.rs`, `activations.rs`, `epilogue.rs` and the kernel `linear_int8.wgsl`.
 
+mod activations;
+mod epilogue;
+mod gpu;
 mod int8;
+mod weights;
 
+pub use activations::{asymmetric_params, quantize_asymmetric};
+pub use epilogue::dequantize_accumulators;
+pub use gpu::{LINEAR_INT8_WGSL, LinearError, linear_int8_gpu, quantized_linear_gpu};
 pub use int8::{dequantize, gemm_i8, quantize, symmetric_scale};
+pub use weights::quantize_weights;
+
+/// The deepest `k` the layer accepts: `Σ (qx − zx)·qw` is at most 255 · 127 · k in magnitude,
+/// which stays below 2³¹ up to k = 66 311.
+pub const MAX_DEPTH: usize = 66_000;
 
 /// Shapes that do not fit together, and what to do.
 #[derive(Debug, PartialEq, thiserror::Error)]
@@ -16,18 +32,66 @@ pub enum ShapeError {
         cols: usize,
         got: usize,
     },
+    #[error("k = {k} is deeper than {max}: the i32 sums could overflow; split the product along k")]
+    TooDeep { k: usize, max: usize },
 }
 
-/// `x · W` for f32 `x` (m×k) and `W` (k×n), computed in int8 with one scale per tensor:
-/// quantize both, multiply in i32, and scale the integer sums back to f32.
+/// How a tensor of activations maps to int8: `x ≈ scale · (q − zero_point)`, q in [-128, 127].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Asymmetric {
+    pub scale: f32,
+    pub zero_point: i8,
+}
+
+/// A k×n weight matrix quantized symmetrically, one scale per output channel (column):
+/// `w[p][j] ≈ scales[j] · values[p * n + j]`, values in [-127, 127].
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuantizedWeights {
+    pub k: usize,
+    pub n: usize,
+    /// k×n, row-major, like the f32 matrix it came from.
+    pub values: Vec<i8>,
+    /// One per column.
+    pub scales: Vec<f32>,
+    /// `Σ_p values[p * n + j]` for each column j: the epilogue's zero-point correction needs it.
+    pub column_sums: Vec<i32>,
+}
+
+/// `x · W + b` for f32 `x` (m×k), `W` (k×n) and `b` (n), computed in int8 on the CPU: `x`
+/// asymmetric per tensor, `W` symmetric per column, i32 sums, one dequantisation per output.
 pub fn linear_int8(
     x: &[f32],
     w: &[f32],
-    m: usize,
-    k: usize,
-    n: usize,
+    bias: &[f32],
+    (m, k, n): (usize, usize, usize),
 ) -> Result<Vec<f32>, ShapeError> {
-    let (sx, sw) = (symmetric_scale(x), symmetric_scale(w));
-    let acc = gemm_i8(&quantize(x, sx), &quantize(w, sw), m, k, n)?;
-    Ok(acc.into_iter().map(|v| v as f32 * sx * sw).collect())
+    check_length("x", m, k, x.len())?;
+    check_length("bias", 1, n, bias.len())?;
+    if k > MAX_DEPTH {
+        return Err(ShapeError::TooDeep { k, max: MAX_DEPTH });
+    }
+    let weights = quantize_weights(w, k, n)?;
+    let params = asymmetric_params(x);
+    let qx = quantize_asymmetric(x, params);
+    let acc = gemm_i8(&qx, &weights.values, m, k, n)?;
+    dequantize_accumulators(&acc, m, n, params, &weights, bias)
+}
+
+/// `Ok` when a rows×cols matrix has `got` values.
+fn check_length(
+    name: &'static str,
+    rows: usize,
+    cols: usize,
+    got: usize,
+) -> Result<(), ShapeError> {
+    if rows.checked_mul(cols) == Some(got) {
+        Ok(())
+    } else {
+        Err(ShapeError::WrongLength {
+            name,
+            rows,
+            cols,
+            got,
+        })
+    }
 }

@@ -1,0 +1,29 @@
+//! Wrong: the range does not include 0 and the zero point is not clamped.
+
+use crate::Asymmetric;
+
+/// The asymmetric int8 map of `x`: its range, widened to include 0, spread over the 256 levels
+/// -128..=127. `scale = (max − min) / 255` (1.0 when that is 0) and
+/// `zero_point = −128 − round_ties_even(min / scale)`, clamped to -128..=127.
+pub fn asymmetric_params(x: &[f32]) -> Asymmetric {
+    // Wrong: the range is the data's own, without 0; for an all-positive input the zero point
+    // lands far outside the int8 range and, unclamped, wraps around in the cast.
+    let min = x.iter().copied().fold(f32::INFINITY, f32::min);
+    let max = x.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let (min, max) = if min <= max { (min, max) } else { (0.0, 0.0) };
+    let range = max - min;
+    let scale = if range > 0.0 { range / 255.0 } else { 1.0 };
+    let zero = -128 - (min / scale).round_ties_even() as i32;
+    Asymmetric {
+        scale,
+        zero_point: zero as i8,
+    }
+}
+
+/// Each value mapped to `round_ties_even(x / scale) + zero_point`, saturated to -128..=127.
+pub fn quantize_asymmetric(x: &[f32], params: Asymmetric) -> Vec<i8> {
+    let zero = f32::from(params.zero_point);
+    x.iter()
+        .map(|v| ((v / params.scale).round_ties_even() + zero).clamp(-128.0, 127.0) as i8)
+        .collect()
+}
