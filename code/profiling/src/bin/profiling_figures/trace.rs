@@ -61,9 +61,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
              after one warm-up frame; GPU scopes placed at the end of each frame's submit span"
         ));
         // The same graph for other tools (torch_profile.py reads this line).
-        sidecar
-            .notes
-            .push(format!("graph: {}", describe(1, size, depth)));
+        let graph = serde_json::to_string(&describe(1, size, depth))?;
+        sidecar.notes.push(format!("graph: {graph}"));
         sidecar.write(&dir.join(format!("{name}.json")))?;
     }
     Ok(())
