@@ -141,3 +141,42 @@ pub fn add_gpu_frames(path: &Path, frames: &[Vec<ScopeTiming>]) -> Result<(), Tr
         source,
     })
 }
+
+// ANCHOR: span_totals
+/// For every `frame` span in a trace (in order), the time of each of its direct children, added
+/// up by name, in microseconds, and the frame's own time under the frame's name. Spans are
+/// paired begin to end on each thread, as `tracing-chrome` writes them.
+pub fn span_totals(events: &[Value], frame: &str) -> Vec<Vec<(String, f64)>> {
+    let mut open: Vec<(u64, String, f64)> = Vec::new();
+    let mut frames = Vec::new();
+    let mut current: Vec<(String, f64)> = Vec::new();
+    for e in events {
+        let (Some(name), Some(ts), tid) = (e["name"].as_str(), e["ts"].as_f64(), e["tid"].as_u64())
+        else {
+            continue;
+        };
+        let tid = tid.unwrap_or(0);
+        match e["ph"].as_str() {
+            Some("B") => open.push((tid, name.to_owned(), ts)),
+            Some("E") => {
+                let Some(at) = open.iter().rposition(|(t, n, _)| *t == tid && n == name) else {
+                    continue;
+                };
+                let (_, _, start) = open.remove(at);
+                let parent = open.iter().rev().find(|(t, _, _)| *t == tid);
+                if name == frame {
+                    current.push((name.to_owned(), ts - start));
+                    frames.push(std::mem::take(&mut current));
+                } else if parent.is_some_and(|(_, n, _)| n == frame) {
+                    match current.iter_mut().find(|(n, _)| n == name) {
+                        Some((_, total)) => *total += ts - start,
+                        None => current.push((name.to_owned(), ts - start)),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    frames
+}
+// ANCHOR_END: span_totals

@@ -1,18 +1,21 @@
 //! Case study: serving module 3's quantized classifier on the GPU, profiled and made faster.
 //!
 //! The weights stay in their packed form on the GPU (int8 or 4-bit groups, from
-//! `quantization::int8` and `quantization::group4`). Two servers answer the same requests:
+//! `quantization::int8` and `quantization::group4`). One [`Server`] answers requests with any
+//! set of the case study's three [`Changes`]:
 //!
-//! - [`s1_unfused::UnfusedServer`], the straightforward path: per request and per layer, a pass
-//!   that writes the layer's weights out as f32, module 3's tiled f32 GEMM, a bias-and-ReLU pass;
-//!   one submit per pass, buffers made per request, a read-back made per request;
-//! - [`s2_fused::FusedServer`]: one kernel per layer that unpacks and scales the weights inside
-//!   the GEMM's tile load, buffers made once, all layers and the read-back in one submit.
+//! - none (the baseline): per request and per layer, a pass that writes the layer's weights out
+//!   as f32, module 3's tiled f32 GEMM, a bias-and-ReLU pass; one submit per pass, buffers and
+//!   bind groups made per request, a read-back buffer made per request;
+//! - `fuse`: one kernel per layer that unpacks and scales the weights inside the GEMM's tile load;
+//! - `once`: buffers and bind groups made when the server starts, one submit per request;
+//! - `gemv`: a matrix-vector kernel for requests of a few rows (fused, so it needs `fuse`).
 //!
-//! Both take optional [`GpuScopes`] so that one request can be profiled stage by stage.
+//! A request can be profiled stage by stage on the GPU ([`Server::infer_profiled`]), and every
+//! step of it on the CPU is a `tracing` span (see [`server`]).
 
-pub mod s1_unfused;
-pub mod s2_fused;
+mod layer;
+pub mod server;
 
 use std::sync::Arc;
 
@@ -25,8 +28,8 @@ use quantization::int8::Int8Weights;
 use quantization::model::Mlp;
 use thiserror::Error;
 
-pub use s1_unfused::UnfusedServer;
-pub use s2_fused::FusedServer;
+pub use layer::Kernel;
+pub use server::{Changes, GEMV_MAX_ROWS, Server};
 
 const SHAPE: &str = include_str!("wgsl/shape.wgsl");
 const INT8_WEIGHTS: &str = include_str!("wgsl/int8_weights.wgsl");

@@ -4,19 +4,22 @@ use bench_harness::{Csv, LineChart, Progress, Series, figures_dir};
 use gpu_context::GpuContext;
 use profiling_lab::inference::PackedModel;
 
+use profiling_lab::inference::Server;
+
 use super::{
-    Args, BATCHES, FORMATS, Requests, Server, Sizes, figure_name, model, sidecar, warm_up,
+    Args, BATCHES, FORMATS, Requests, Sizes, figure_name, model, server_label, sidecar, start,
+    warm_up,
 };
 
 /// The latency at quantile `q` (0..=1) of sorted samples, nearest rank.
-fn quantile(sorted: &[f64], q: f64) -> f64 {
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
     let at = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
     sorted[at - 1]
 }
 
 // ANCHOR: latency_loop
 /// Wall-clock time of each request, from the input in CPU memory to the logits in CPU memory.
-fn latencies(
+pub fn latencies(
     ctx: &GpuContext,
     server: &mut Server,
     requests: &Requests,
@@ -52,14 +55,14 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
         let packed = PackedModel::quantize(&mlp, format)?;
         for (b, &batch) in BATCHES.iter().enumerate() {
             for fused in [false, true] {
-                let mut server = Server::start(ctx, fused, packed.clone(), batch)?;
-                let label = format!("{} {}", server.label(), format.label());
+                let mut server = start(ctx, fused, packed.clone(), batch)?;
+                let label = format!("{} {}", server_label(&server), format.label());
                 progress.step(&format!("{label}, batch {batch}"));
                 let t = latencies(ctx, &mut server, &requests, batch, count)?;
                 let us = |q: f64| quantile(&t, q) * 1e6;
                 let mean = t.iter().sum::<f64>() / t.len() as f64 * 1e6;
                 csv.row(&[
-                    server.label().into(),
+                    server_label(&server),
                     format.label(),
                     batch.to_string(),
                     hidden.to_string(),
@@ -77,7 +80,7 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
                 {
                     line.point(us(q), q);
                     cdf.row(&[
-                        server.label().into(),
+                        server_label(&server),
                         format.label(),
                         batch.to_string(),
                         format!("{q:.3}"),

@@ -4,7 +4,9 @@
 //! - `latency`: wall-clock latency of many requests per server, format and batch size
 //!   (p50/p90/p99/max, and the latency distribution as a chart);
 //! - `stages`: GPU timestamp scopes around each stage of a request (dequantize, matmul,
-//!   bias+relu, read-back), the median of several profiled requests.
+//!   bias+relu, read-back), the median of several profiled requests;
+//! - `steps`: the three changes one at a time and together (int8): each variant's latency, its
+//!   GPU time, and its time outside the GPU split by the request's `tracing` spans.
 //!
 //! ```text
 //! cargo run --release -p profiling_lab --bin inference_figures -- --help
@@ -12,21 +14,23 @@
 
 mod latency;
 mod stages;
+mod steps;
 
 use anyhow::Context;
 use bench_harness::{FigureArgs, Sidecar};
 use clap::Parser;
 use computational_graphs::tensor::Tensor2D;
-use gpu_context::{GpuContext, GpuScopes, ScopeTiming};
-use profiling_lab::inference::{
-    FusedServer, InferenceError, PackedModel, UnfusedServer, WeightFormat,
-};
+use gpu_context::{GpuContext, GpuScopes};
+use profiling_lab::inference::{Changes, InferenceError, PackedModel, Server, WeightFormat};
 use quantization::model::{Mlp, spirals};
 
-pub const PARTS: [&str; 2] = ["latency", "stages"];
+pub const PARTS: [&str; 3] = ["latency", "stages", "steps"];
 
 #[derive(Parser)]
-#[command(about = "Inference case study: latency and GPU stages, unfused vs fused dequantization")]
+#[command(
+    about = "Inference case study: latency and GPU stages, unfused vs fused dequantization, and \
+             the three changes one at a time"
+)]
 pub struct Args {
     #[command(flatten)]
     pub figures: FigureArgs,
@@ -97,50 +101,24 @@ fn sidecar(name: &str, description: &str, ctx: &GpuContext, notes: Vec<String>) 
     s
 }
 
-/// Either server behind one interface, for the measuring loops.
-pub enum Server {
-    Unfused(UnfusedServer),
-    Fused(FusedServer),
+/// The baseline or the server with all three changes, as the latency and stages parts compare
+/// them.
+pub fn start(
+    ctx: &GpuContext,
+    fused: bool,
+    model: PackedModel,
+    batch: usize,
+) -> Result<Server, InferenceError> {
+    let changes = if fused { Changes::ALL } else { Changes::NONE };
+    Server::new(ctx, model, changes, batch)
 }
 
-impl Server {
-    pub fn start(
-        ctx: &GpuContext,
-        fused: bool,
-        model: PackedModel,
-        batch: usize,
-    ) -> Result<Self, InferenceError> {
-        Ok(if fused {
-            Server::Fused(FusedServer::new(ctx, model, batch)?)
-        } else {
-            Server::Unfused(UnfusedServer::new(ctx, model)?)
-        })
-    }
-
-    pub fn label(&self) -> &'static str {
-        match self {
-            Server::Unfused(_) => "unfused",
-            Server::Fused(_) => "fused",
-        }
-    }
-
-    pub fn infer(&mut self, ctx: &GpuContext, x: &Tensor2D) -> Result<Tensor2D, InferenceError> {
-        match self {
-            Server::Unfused(s) => s.infer(ctx, x),
-            Server::Fused(s) => s.infer(ctx, x),
-        }
-    }
-
-    pub fn infer_profiled(
-        &mut self,
-        ctx: &GpuContext,
-        scopes: &mut GpuScopes,
-        x: &Tensor2D,
-    ) -> Result<Vec<ScopeTiming>, InferenceError> {
-        Ok(match self {
-            Server::Unfused(s) => s.infer_profiled(ctx, scopes, x)?.1,
-            Server::Fused(s) => s.infer_profiled(ctx, scopes, x)?.1,
-        })
+/// `unfused` for the baseline, `fused` for all three changes, else the changes made.
+pub fn server_label(server: &Server) -> String {
+    match server.changes() {
+        Changes::NONE => "unfused".into(),
+        Changes::ALL => "fused".into(),
+        other => other.label(),
     }
 }
 
@@ -222,6 +200,9 @@ fn run() -> anyhow::Result<()> {
     }
     if args.figures.wants("stages") && timestamps {
         stages::run(&args, sizes, &ctx)?;
+    }
+    if args.figures.wants("steps") {
+        steps::run(&args, sizes, &ctx, timestamps)?;
     }
     Ok(())
 }

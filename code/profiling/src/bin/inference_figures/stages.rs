@@ -1,15 +1,41 @@
 use anyhow::{Context, bail};
-use bench_harness::{BarChart, Csv, SidecarRecord, figures_dir, git_commit};
+use bench_harness::{BarChart, SidecarRecord, figures_dir, git_commit, read_rows, rows_to_csv};
 use gpu_context::{GpuContext, GpuScopes};
-use profiling_lab::inference::{PackedModel, WeightFormat, stage_totals};
+use profiling_lab::inference::{PackedModel, Server, WeightFormat, stage_totals};
 use quantization::energy::EnergyMeter;
+use serde::{Deserialize, Serialize};
 
 use super::{
-    Args, BATCHES, FORMATS, Order, Requests, Server, Sizes, figure_name, model, sidecar, warm_up,
+    Args, BATCHES, FORMATS, Order, Requests, Sizes, figure_name, model, server_label, sidecar,
+    start, warm_up,
 };
 
 /// Profiled requests per server, format and batch size; each stage's median is reported.
 const PROFILED: usize = 9;
+
+/// One row of the stages table: what `run` writes and `redraw` reads back.
+#[derive(Debug, Serialize, Deserialize)]
+struct StageRow {
+    server: String,
+    format: String,
+    batch: usize,
+    hidden: usize,
+    stage: String,
+    /// The median over the profiled requests; `min_us` and `max_us` the fastest and slowest.
+    gpu_us: f64,
+    min_us: f64,
+    max_us: f64,
+    /// Empty where the GPU's clock cannot be read (no NVIDIA driver, or built without `nvml`).
+    sm_clock_min_mhz: Option<u32>,
+    sm_clock_max_mhz: Option<u32>,
+}
+
+impl StageRow {
+    fn bar(&self) -> bench_harness::Bar {
+        let name = format!("{} {}: {}", self.server, self.format, self.stage);
+        (name, self.gpu_us, Some((self.min_us, self.max_us)))
+    }
+}
 
 /// One configuration under measurement and the stage times of its profiled requests.
 struct Profiled {
@@ -45,7 +71,7 @@ impl Profiled {
         i: usize,
         meter: Option<&EnergyMeter>,
     ) -> anyhow::Result<()> {
-        let timings = self
+        let (_, timings) = self
             .server
             .infer_profiled(ctx, scopes, &requests.get(i, self.batch))?;
         self.runs.push(stage_totals(&timings));
@@ -159,36 +185,23 @@ pub fn redraw(args: &Args) -> anyhow::Result<()> {
     let name = file_name(args);
     let dir = figures_dir();
     let csv_path = dir.join(format!("{name}.csv"));
-    let text = std::fs::read_to_string(&csv_path).with_context(|| {
-        format!(
-            "cannot read {}: --redraw needs the measured CSV",
-            csv_path.display()
-        )
-    })?;
+    let rows: Vec<StageRow> = read_rows(&csv_path).context("--redraw needs the measured CSV")?;
     let json_path = dir.join(format!("{name}.json"));
     let mut record: SidecarRecord = std::fs::read_to_string(&json_path)
         .map_err(anyhow::Error::from)
         .and_then(|j| Ok(serde_json::from_str(&j)?))
         .with_context(|| format!("cannot read the sidecar {}", json_path.display()))?;
     let mut charts = vec![BarChart::default(); BATCHES.len()];
-    let mut hidden = 0;
-    for (i, line) in text.lines().enumerate().skip(1) {
-        let at = || format!("{}:{}", csv_path.display(), i + 1);
-        let fields: Vec<&str> = line.split(',').collect();
-        let [server, format, batch, width, stage, median, min, max, ..] = fields[..] else {
-            bail!("{}: expected at least 8 columns, found {line:?}", at());
+    let hidden = rows.first().map_or(0, |r| r.hidden);
+    for row in &rows {
+        let Some(b) = BATCHES.iter().position(|&x| x == row.batch) else {
+            bail!(
+                "{}: batch {} is not one of {BATCHES:?}",
+                csv_path.display(),
+                row.batch
+            );
         };
-        let number = |s: &str| s.parse::<f64>().with_context(|| format!("{}: {s:?}", at()));
-        let batch: usize = batch.parse().with_context(|| format!("{}: batch", at()))?;
-        hidden = width.parse().with_context(|| format!("{}: hidden", at()))?;
-        let Some(b) = BATCHES.iter().position(|&x| x == batch) else {
-            bail!("{}: batch {batch} is not one of {BATCHES:?}", at());
-        };
-        charts[b].bars.push((
-            format!("{server} {format}: {stage}"),
-            number(median)?,
-            Some((number(min)?, number(max)?)),
-        ));
+        charts[b].bars.push(row.bar());
     }
     let adapter = record.adapter["name"].as_str().unwrap_or("GPU").to_owned();
     draw(charts, &adapter, hidden, order_text(args.order), &name)?;
@@ -223,7 +236,7 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
         let packed = PackedModel::quantize(&mlp, format)?;
         for &batch in &BATCHES {
             for fused in [false, true] {
-                let server = Server::start(ctx, fused, packed.clone(), batch)?;
+                let server = start(ctx, fused, packed.clone(), batch)?;
                 all.push(Profiled {
                     format,
                     batch,
@@ -243,54 +256,39 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
         args.order,
     )?;
 
-    let mut csv = Csv::new(&[
-        "server",
-        "format",
-        "batch",
-        "hidden",
-        "stage",
-        "gpu_us",
-        "min_us",
-        "max_us",
-        "sm_clock_min_mhz",
-        "sm_clock_max_mhz",
-    ]);
+    let mut rows = Vec::new();
     let mut charts = vec![BarChart::default(); BATCHES.len()];
+    let us = |s: f64| (s * 1e8).round() / 100.0;
     for p in &all {
         let b = BATCHES.iter().position(|&b| b == p.batch).unwrap_or(0);
-        let (server, format) = (p.server.label(), p.format.label());
-        // Empty where the GPU's clock cannot be read (no NVIDIA driver, or built without `nvml`).
-        let text = |mhz: Option<&u32>| mhz.map_or_else(String::new, u32::to_string);
-        let (clock_min, clock_max) = (text(p.clocks.iter().min()), text(p.clocks.iter().max()));
+        let (server, format) = (server_label(&p.server), p.format.label());
         for (stage, [median, min, max]) in stage_summary(&p.runs) {
-            let us = |s: f64| format!("{:.2}", s * 1e6);
-            csv.row(&[
-                server.into(),
-                format.clone(),
-                p.batch.to_string(),
-                hidden.to_string(),
-                stage.clone(),
-                us(median),
-                us(min),
-                us(max),
-                clock_min.clone(),
-                clock_max.clone(),
-            ]);
-            let bar = format!("{server} {format}: {stage}");
-            charts[b]
-                .bars
-                .push((bar, median * 1e6, Some((min * 1e6, max * 1e6))));
-            if stage == "GPU total" {
+            let row = StageRow {
+                server: server.clone(),
+                format: format.clone(),
+                batch: p.batch,
+                hidden,
+                stage,
+                gpu_us: us(median),
+                min_us: us(min),
+                max_us: us(max),
+                sm_clock_min_mhz: p.clocks.iter().min().copied(),
+                sm_clock_max_mhz: p.clocks.iter().max().copied(),
+            };
+            charts[b].bars.push(row.bar());
+            if row.stage == "GPU total" {
                 eprintln!(
-                    "stages {server} {format} batch {}: {:.1} µs on the GPU",
-                    p.batch,
-                    median * 1e6
+                    "stages {server} {format} batch {}: {} µs on the GPU",
+                    p.batch, row.gpu_us
                 );
             }
+            rows.push(row);
         }
     }
     let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(dir.join(format!("{name}.csv")), rows_to_csv(&rows)?)
+        .with_context(|| format!("cannot write {name}.csv into {}", dir.display()))?;
     let order = order_text(args.order);
     draw(charts, &ctx.adapter.get_info().name, hidden, order, &name)?;
     let mut sidecar = sidecar(
