@@ -2,8 +2,9 @@
 //! lavapipe is enough).
 
 use ex_m3_quantize_linear::{
-    Asymmetric, asymmetric_params, dequantize, dequantize_accumulators, gemm_i8, linear_int8,
-    linear_int8_gpu, quantize, quantize_asymmetric, quantize_weights, symmetric_scale,
+    Asymmetric, QuantizedWeights, asymmetric_params, dequantize, dequantize_accumulators, gemm_i8,
+    linear_int8, linear_int8_gpu, quantize, quantize_asymmetric, quantize_weights,
+    quantized_linear_gpu, symmetric_scale,
 };
 use gpu_context::GpuContext;
 
@@ -79,5 +80,32 @@ fn quantize_linear_public_gpu_matches_cpu() {
             (g - c).abs() <= 1e-5 * c.abs().max(1.0),
             "output {i}: GPU {g}, CPU {c}"
         );
+    }
+}
+
+#[test]
+fn quantize_linear_public_kernel_on_given_operands() {
+    // The kernel alone, on operands built by hand (no CPU part needed): one row, k = 5 (two
+    // packed words, the second padded), two columns.
+    let ctx = GpuContext::for_tests();
+    let qx = [1i8, 2, 3, 4, 5];
+    let x = Asymmetric {
+        scale: 0.5,
+        zero_point: 1,
+    };
+    let w = QuantizedWeights {
+        k: 5,
+        n: 2,
+        // Column 0 is all ones, column 1 is [2, 0, -1, 0, 1].
+        values: vec![1, 2, 1, 0, 1, -1, 1, 0, 1, 1],
+        scales: vec![1.0, 0.25],
+        column_sums: vec![5, 2],
+    };
+    let y = quantized_linear_gpu(&ctx, &qx, 1, x, &w, &[0.5, -1.0]).unwrap();
+    // Column 0: 0.5 · 1.0 · (15 − 1·5) + 0.5; column 1: 0.5 · 0.25 · (4 − 1·2) − 1.
+    let want = [5.5, -0.75];
+    assert_eq!(y.len(), 2);
+    for (j, (g, w)) in y.iter().zip(want).enumerate() {
+        assert!((g - w).abs() <= 1e-6, "column {j}: GPU {g}, want {w}");
     }
 }
