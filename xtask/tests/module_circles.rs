@@ -436,10 +436,6 @@ const KNOWN_CIRCLES: &[(&str, &str)] = &[
         "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
     ),
     (
-        "numerics (numerics_figures): floats_parts.rs ↔ gpu_part.rs ↔ main.rs ↔ timed_parts.rs",
-        "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
-    ),
-    (
         "path_tracer (path_tracer_figures): bvh.rs ↔ kernels.rs ↔ main.rs ↔ throughput.rs",
         "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
     ),

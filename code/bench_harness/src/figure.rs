@@ -125,7 +125,9 @@ impl Figure {
 
     /// Another file written beside the figure (a second chart, a trace); the sidecar lists it.
     pub fn extra(mut self, file_name: &str, bytes: impl Into<Vec<u8>>) -> Self {
-        self.sidecar.files.push(file_name.to_owned());
+        if !self.sidecar.files.iter().any(|f| f == file_name) {
+            self.sidecar.files.push(file_name.to_owned());
+        }
         self.extra.push((file_name.to_owned(), bytes.into()));
         self
     }

@@ -1,6 +1,6 @@
 //! The deterministic figures: computed, so any machine gives the same numbers.
 
-use bench_harness::{Csv, LineChart, Series, Sidecar};
+use bench_harness::{Csv, Figure, LineChart, Series, Sidecar};
 use half::f16;
 use numerics::bit_tricks::fast_inv_sqrt_max_error;
 use numerics::floats::{Format, max_relative_error_in_binade};
@@ -8,8 +8,6 @@ use numerics::summation::{
     dot_f16_accumulate_f16, dot_f16_accumulate_f32, in_f64, kahan, naive, neumaier, pairwise,
     relative_error,
 };
-
-use crate::write_figure;
 
 const COMPUTED: &str = "computed (deterministic: the same on every machine)";
 
@@ -41,12 +39,11 @@ pub fn spacing() -> anyhow::Result<()> {
         markers: Vec::new(),
     };
     let sidecar = Sidecar::new("numerics_spacing", "ULP against magnitude, six formats");
-    write_figure(
-        "numerics_spacing",
-        &csv,
-        Some(&|p| chart.write(p)),
-        &sidecar,
-    )
+    Figure::new(sidecar)
+        .table(&csv)
+        .chart(chart.to_svg())
+        .write()?;
+    Ok(())
 }
 
 /// The largest relative rounding error per binade, measured by rounding 256 points of each.
@@ -79,12 +76,11 @@ pub fn rounding_error() -> anyhow::Result<()> {
         "numerics_relative_error",
         "worst relative rounding error of 256 f32 points per binade, five formats",
     );
-    write_figure(
-        "numerics_relative_error",
-        &csv,
-        Some(&|p| chart.write(p)),
-        &sidecar,
-    )
+    Figure::new(sidecar)
+        .table(&csv)
+        .chart(chart.to_svg())
+        .write()?;
+    Ok(())
 }
 
 /// SplitMix64 into [0, 1): the same inputs on every run and every machine.
@@ -156,12 +152,11 @@ pub fn summation(quick: bool) -> anyhow::Result<()> {
         "numerics_summation",
         "relative error against n: four f32 summations and two f16 dot products",
     );
-    write_figure(
-        "numerics_summation",
-        &csv,
-        Some(&|p| chart.write(p)),
-        &sidecar,
-    )
+    Figure::new(sidecar)
+        .table(&csv)
+        .chart(chart.to_svg())
+        .write()?;
+    Ok(())
 }
 
 /// The fast inverse square root's worst relative error, over every f32 of [1, 4).
@@ -176,5 +171,6 @@ pub fn inv_sqrt_error(quick: bool) -> anyhow::Result<()> {
         "numerics_inv_sqrt_error",
         "worst relative error of the fast inverse square root over every f32 in [1, 4)",
     );
-    write_figure("numerics_inv_sqrt_error", &csv, None, &sidecar)
+    Figure::new(sidecar).table(&csv).write()?;
+    Ok(())
 }

@@ -1,11 +1,9 @@
 //! The WGSL dot product on whatever adapter there is, beside its CPU emulation.
 
-use bench_harness::{Csv, Sidecar};
+use bench_harness::{Csv, Figure, Sidecar};
 use half::f16;
 use numerics::gpu_dot::{Accumulator, emulate, gpu_dot, open_f16_context};
 use numerics::summation::relative_error;
-
-use crate::write_figure;
 
 fn inputs(n: usize, seed: u64) -> Vec<f16> {
     let mut state = seed;
@@ -76,5 +74,6 @@ pub fn gpu_dot_table(quick: bool) -> anyhow::Result<()> {
         "WGSL dot product over f16 storage, f32 or f16 accumulator, against a CPU emulation",
     );
     sidecar.adapter_json = ctx.as_ref().map(|c| c.report().to_json());
-    write_figure(&name, &csv, None, &sidecar)
+    Figure::new(sidecar).table(&csv).write()?;
+    Ok(())
 }

@@ -12,10 +12,9 @@ mod floats_parts;
 mod gpu_part;
 mod timed_parts;
 
-use std::path::Path;
 use std::process::ExitCode;
 
-use bench_harness::{Csv, FigureArgs, Sidecar, figures_dir};
+use bench_harness::FigureArgs;
 
 /// The deterministic parts (computed, the same on every machine) and the timed ones.
 const PARTS: [&str; 7] = [
@@ -60,25 +59,5 @@ fn run(args: &FigureArgs) -> anyhow::Result<()> {
     if args.wants("compression") {
         timed_parts::compression(quick)?;
     }
-    Ok(())
-}
-
-/// Writes a chart's SVG file(s) next to the CSV.
-pub type SvgWriter<'a> = &'a dyn Fn(&Path) -> std::io::Result<()>;
-
-/// Writes `<name>.csv`, the chart's `<name>.svg` (if any) and the sidecar `<name>.json`.
-pub fn write_figure(
-    name: &str,
-    csv: &Csv,
-    svg: Option<SvgWriter<'_>>,
-    sidecar: &Sidecar,
-) -> anyhow::Result<()> {
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    if let Some(write_svg) = svg {
-        write_svg(&dir.join(format!("{name}.svg")))?;
-    }
-    sidecar.write(&dir.join(format!("{name}.json")))?;
-    println!("wrote {}", dir.join(name).display());
     Ok(())
 }

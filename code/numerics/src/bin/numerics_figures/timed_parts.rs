@@ -1,11 +1,9 @@
 //! The timed parts: run them on an idle machine (the sidecar records the load).
 
-use bench_harness::{Bar, BarChart, Csv, Sidecar, Stats, black_box, measure};
+use bench_harness::{Bar, BarChart, Csv, Figure, Sidecar, Stats, black_box, measure};
 use numerics::bit_tricks::{fast_inv_sqrt, inv_sqrt, rsqrt_newton};
 use numerics::compression::{Codec, Dataset};
 use numerics::integers::{Divider, divide_by_constant_7, divide_by_divider, divide_by_variable};
-
-use crate::write_figure;
 
 fn samples(quick: bool) -> (usize, usize) {
     if quick { (1, 3) } else { (5, 31) }
@@ -52,7 +50,11 @@ fn per_element_table(
         log_y: false,
         bars,
     };
-    write_figure(name, &csv, Some(&|p| chart.write(p)), &sidecar)
+    Figure::new(sidecar)
+        .table(&csv)
+        .chart(chart.to_svg())
+        .write()?;
+    Ok(())
 }
 
 /// `1/x.sqrt()` against the fast inverse square root, over an array that fits in L2.
@@ -236,13 +238,10 @@ pub fn compression(quick: bool) -> anyhow::Result<()> {
         log_y: true,
         bars: speed_bars,
     };
-    write_figure(
-        "numerics_compression",
-        &csv,
-        Some(&|p| {
-            ratio_chart.write(&p.with_file_name("numerics_compression_ratio.svg"))?;
-            speed_chart.write(&p.with_file_name("numerics_compression_decode.svg"))
-        }),
-        &sidecar,
-    )
+    Figure::new(sidecar)
+        .table(&csv)
+        .extra("numerics_compression_ratio.svg", ratio_chart.to_svg())
+        .extra("numerics_compression_decode.svg", speed_chart.to_svg())
+        .write()?;
+    Ok(())
 }
