@@ -432,10 +432,6 @@ const KNOWN_CIRCLES: &[(&str, &str)] = &[
         "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
     ),
     (
-        "memory_hierarchies (memory_hierarchies_figures): aliasing.rs ↔ cachegrind.rs ↔ cpu.rs ↔ layouts.rs ↔ main.rs ↔ sweeps.rs",
-        "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
-    ),
-    (
         "path_tracer (path_tracer_figures): bvh.rs ↔ kernels.rs ↔ main.rs ↔ throughput.rs",
         "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
     ),

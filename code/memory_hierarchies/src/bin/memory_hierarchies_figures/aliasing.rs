@@ -7,8 +7,8 @@ use memory_hierarchies::aliasing::{
     Mat4, as_cells, chain_transforms, chain_transforms_cells, scale_add, scale_add_cells,
 };
 
-use crate::Config;
 use crate::clock::measure;
+use crate::config::Config;
 use crate::report::{Row, bar_figure};
 
 /// Floats per buffer: two buffers of 8 KiB stay in L1, so the loop's instructions set the speed,

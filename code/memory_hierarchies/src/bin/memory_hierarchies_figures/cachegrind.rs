@@ -12,7 +12,7 @@ use memory_hierarchies::access::{self, Matrix};
 use memory_hierarchies::rng::shuffled;
 use memory_hierarchies::{containers, inlining, pipeline};
 
-use crate::Config;
+use crate::config::Config;
 use crate::layouts::{big_u64s, matrix_side};
 
 /// `(kernel name, functions whose counts are the kernel's)`. There is no aged-heap list here:

@@ -8,7 +8,7 @@ use bench_harness::{Progress, Stats, black_box};
 use crate::clock::measure;
 use memory_hierarchies::{gc, hashing, inlining, pipeline, pointers};
 
-use crate::Config;
+use crate::config::Config;
 use crate::report::{Row, bar_figure};
 
 fn m(cfg: &Config, f: impl FnMut()) -> Stats {

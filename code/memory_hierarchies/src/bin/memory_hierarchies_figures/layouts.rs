@@ -8,7 +8,7 @@ use memory_hierarchies::containers::{self, Flat};
 use memory_hierarchies::rng::shuffled;
 use memory_hierarchies::vec_growth;
 
-use crate::Config;
+use crate::config::Config;
 use crate::report::{Row, bar_figure};
 
 /// Side of a square f32 matrix of about three times the LLC, not a power of two (powers of two

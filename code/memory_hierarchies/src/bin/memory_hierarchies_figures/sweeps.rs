@@ -3,8 +3,8 @@
 use bench_harness::{Csv, LineChart, MachineInfo, Progress, Series, black_box, measure_durations};
 use memory_hierarchies::{bandwidth, latency, virtual_memory};
 
-use crate::Config;
 use crate::clock::{self, measure};
+use crate::config::Config;
 use crate::report::{Row, bar_figure, write_all};
 
 /// Working-set sizes from 4 KiB to `max`, four per doubling.
