@@ -10,9 +10,9 @@ float32 and float64 (float64 is the reference closest to the exact gradient of t
 
     cargo run --release -p profiling_lab --bin autograd_export -- --out autograd_check.json
     COURSE_COMMIT=$(git rev-parse HEAD) python3 code/profiling/bench/autograd_check.py \
-        --json autograd_check.json --out figures --machine h100
+        --json autograd_check.json --out figures --machine h200
 
-Writes <out>/profiling_<machine>_autograd_check.csv (one row per device, precision and tensor:
+Refuses to run without COURSE_COMMIT set to a full commit hash. Writes <out>/profiling_<machine>_autograd_check.csv (one row per device, precision and tensor:
 max absolute error, and that error relative to the largest reference value) and a .json
 sidecar. Exits with status 1 if any relative error exceeds --tolerance.
 """
@@ -51,6 +51,33 @@ def load_check(path):
             if len(p["bias"]) != cols:
                 raise ValueError(f"{path}: {kind}[{i}].bias must have {cols} numbers")
     return check
+
+
+def machine_description():
+    """The CPU model and logical CPU count, as the Rust figure programs name a machine."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} logical CPUs"
+
+
+def script_differs_from(commit):
+    """Whether this script differs from its copy at `commit` (None where git cannot tell)."""
+    import subprocess
+
+    here = os.path.abspath(__file__)
+    try:
+        diff = subprocess.run(["git", "diff", "--quiet", commit, "--", here],
+                              cwd=os.path.dirname(here), capture_output=True)
+    except OSError:
+        return None
+    return {0: False, 1: True}.get(diff.returncode)
 
 
 def flat(matrix_or_vector):
@@ -113,6 +140,11 @@ def main():
                    help="largest relative error (to the largest reference value) that counts as agreement")
     args = p.parse_args()
 
+    # The sidecar must name the clean commit the Rust gradients came from, in full.
+    commit = os.environ.get("COURSE_COMMIT", "")
+    if len(commit) != 40 or any(c not in "0123456789abcdef" for c in commit):
+        sys.exit("set COURSE_COMMIT to the full 40-hex commit that autograd_export was built from "
+                 "(COURSE_COMMIT=$(git rev-parse HEAD) on a clean tree)")
     check = load_check(args.json)
     import torch
 
@@ -138,6 +170,10 @@ def main():
                         "max_rel_error": f"{r['max_rel_error']:.6e}"})
     sidecar = {
         "figure": name,
+        "machine": machine_description(),
+        "machine_label": args.machine,
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        "dirty": script_differs_from(commit),
         "description": "the course's backward pass (Rust, f32) against PyTorch autograd on the same network",
         "program": "code/profiling/bench/autograd_check.py",
         "input": os.path.basename(args.json),
@@ -147,10 +183,14 @@ def main():
         "torch": torch.__version__,
         "cuda": torch.version.cuda,
         "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
-        "commit": os.environ.get("COURSE_COMMIT", "unknown"),
+        "commit": commit,
         "command": " ".join(sys.argv),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-        "notes": ["relative error = max |rust - torch| / max |torch| per tensor; TF32 off"],
+        "notes": [
+            "relative error = max |rust - torch| / max |torch| per tensor; TF32 off",
+            f"{os.path.basename(args.json)} was written by autograd_export (profiling_lab) built "
+            "from the same commit; it holds the weights, inputs, labels and the Rust gradients",
+        ],
     }
     with open(os.path.join(args.out, name + ".json"), "w") as f:
         json.dump(sidecar, f, indent=2)
