@@ -5,11 +5,14 @@ The graph (seed, size, depth and the Linear/ReLU/Softmax sequence) is read from 
 sidecar, `profiling_graph_trace.json` (its note "graph: {...}"), so both traces show one network:
 same structure and shapes; the weights are drawn by torch from the same uniform distribution.
 Each frame runs the graph `iterations` times under `record_function` labels that match the Rust
-trace's GPU scopes ("graph", "iteration k").
+trace's GPU scopes ("graph", "iteration k"). The profiler runs on a schedule (one frame skipped,
+one recorded and thrown away, then --frames kept), so its own start-up stays out of the frames
+it reports.
 
 Writes into --out:
   torch_graph_trace.json   Chrome trace (open in Perfetto next to profiling_graph_trace.trace.json)
   torch_profile_ops.csv    per operator: calls, CPU time, device time (totals over the frames)
+  torch_profile_frames.csv per frame: CPU time, runtime calls, GPU work launched, GPU span
   torch_profile.json       sidecar: torch version, device, commit, command, date
 
     python3 code/profiling/bench/torch_profile.py --graph figures/profiling_graph_trace.json --out figures
@@ -23,13 +26,19 @@ import os
 import sys
 
 import torch
-from torch.profiler import ProfilerActivity, profile, record_function
+from torch.profiler import ProfilerActivity, profile, record_function, schedule
+
+from torch_trace import device_times, machine, step_table
+
+WAIT, WARMUP = 1, 1
 
 
 def read_graph(sidecar_path):
     with open(sidecar_path) as f:
-        notes = json.load(f)["notes"]
-    for note in notes:
+        sidecar = json.load(f)
+    if isinstance(sidecar.get("graph"), dict):
+        return sidecar["graph"]
+    for note in sidecar.get("notes", []):
         if note.startswith("graph: "):
             return json.loads(note[len("graph: "):])
     sys.exit(f"{sidecar_path} has no 'graph: ' note; run profiling_figures --only trace first")
@@ -83,32 +92,46 @@ def main():
         frame(layers, x, args.iterations).cpu()
 
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
-    with profile(activities=activities) as prof:
-        for _ in range(args.frames):
+    os.makedirs(args.out, exist_ok=True)
+    trace = os.path.join(args.out, "torch_graph_trace.json")
+    plan = schedule(wait=WAIT, warmup=WARMUP, active=args.frames, repeat=1)
+    with profile(activities=activities, schedule=plan,
+                 on_trace_ready=lambda p: p.export_chrome_trace(trace)) as prof:
+        for _ in range(WAIT + WARMUP + args.frames):
             with record_function("frame"):
                 frame(layers, x, args.iterations).cpu()
+            prof.step()
 
-    os.makedirs(args.out, exist_ok=True)
-    prof.export_chrome_trace(os.path.join(args.out, "torch_graph_trace.json"))
+    frames = step_table(trace)
+    with open(os.path.join(args.out, "torch_profile_frames.csv"), "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(list(frames[0].keys()))
+        out.writerows([list(r.values()) for r in frames])
     with open(os.path.join(args.out, "torch_profile_ops.csv"), "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["name", "calls", "cpu_total_us", "device_total_us"])
         for e in prof.key_averages():
-            device_us = getattr(e, "device_time_total", getattr(e, "cuda_time_total", 0.0))
+            device_us, _ = device_times(e)
             out.writerow([e.key, e.count, f"{e.cpu_time_total:.1f}", f"{device_us:.1f}"])
     sidecar = {
         "figure": "torch_profile",
         "description": "torch.profiler of the random graph, same structure as profiling_graph_trace",
+        "program": "code/profiling/bench/torch_profile.py",
+        "machine": machine(),
+        "adapter": (f"{torch.cuda.get_device_name()} (CUDA through PyTorch {torch.__version__})"
+                    if cuda else None),
         "graph": graph,
         "torch": torch.__version__,
         "device": torch.cuda.get_device_name() if cuda else "cpu",
         "tf32": False,
         "iterations": args.iterations,
         "frames": args.frames,
+        "schedule": {"wait": WAIT, "warmup": WARMUP, "active": args.frames},
         "commit": os.environ.get("COURSE_COMMIT", "unknown"),
         "command": " ".join(["python3"] + sys.argv),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "load_average": list(os.getloadavg()),
+        "files": ["torch_profile_ops.csv", "torch_profile_frames.csv", "torch_graph_trace.json"],
     }
     with open(os.path.join(args.out, "torch_profile.json"), "w") as f:
         json.dump(sidecar, f, indent=2)

@@ -6,6 +6,7 @@
 //! ```
 
 mod flamegraph;
+mod massif;
 mod nms;
 mod overheads;
 mod runner_reuse;
@@ -16,12 +17,13 @@ mod yolo_frame;
 
 use clap::Parser;
 
-pub const PARTS: [&str; 9] = [
+pub const PARTS: [&str; 10] = [
     "span_cost",
     "trace",
     "nms",
     "yolo_frame",
     "overheads",
+    "massif",
     "flamegraph",
     "runner_reuse",
     "training_gpu",
@@ -30,7 +32,7 @@ pub const PARTS: [&str; 9] = [
 
 #[derive(Parser)]
 #[command(
-    about = "Module 4's figures: span cost, a CPU+GPU trace, NMS, a YOLO-shaped frame by stage, profiler overheads, a flame graph, \
+    about = "Module 4's figures: span cost, a CPU+GPU trace, NMS, a YOLO-shaped frame by stage, profiler overheads, massif's peak call sites, a flame graph, \
              the CPU runner with and without buffer reuse, the training step on CPU and GPU"
 )]
 pub struct Args {
@@ -67,6 +69,9 @@ fn run() -> anyhow::Result<()> {
     }
     if args.figures.wants("overheads") {
         overheads::run(&args)?;
+    }
+    if args.figures.wants("massif") {
+        massif::run(&args)?;
     }
     if args.figures.wants("flamegraph") {
         flamegraph::run(&args, &[], "profiling_flamegraph")?;

@@ -1,6 +1,6 @@
 //! `profiling_overheads`: the same workload bare, sampled by perf, counted by callgrind, and
 //! under massif; plus callgrind's instruction count per graph run (deterministic, so it can be
-//! measured on a busy machine) and massif's summary.
+//! measured on a busy machine). Massif's report is the `massif` part's figure.
 
 use std::path::Path;
 use std::process::Command;
@@ -155,17 +155,6 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     )
     .write(&dir.join("profiling_instructions.json"))?;
 
-    // Massif's peak and snapshot graph, as ms_print draws it.
-    timed(command(TOOLS[2].1, workload, 3, &scratch))?;
-    let printed = Command::new("ms_print").arg(&scratch).output()?;
-    let text = String::from_utf8_lossy(&printed.stdout);
-    let summary: String = text.lines().take(40).map(|l| format!("{l}\n")).collect();
-    std::fs::write(dir.join("profiling_massif.txt"), summary)?;
-    Sidecar::new(
-        "profiling_massif",
-        "The first 40 lines of ms_print for a massif run of the workload (--runs 3).",
-    )
-    .write(&dir.join("profiling_massif.json"))?;
     std::fs::remove_file(&scratch).ok();
     Ok(())
 }

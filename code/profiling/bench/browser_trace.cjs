@@ -1,0 +1,134 @@
+// Records what Chrome's Performance panel records (a DevTools trace) while the book's first demo
+// (vector addition, in "A first GPU program") runs twice in headless Chromium, and sums the
+// trace by thread and by event name for each press of the button.
+//
+//   NODE_PATH=xtask/browser/node_modules node code/profiling/bench/browser_trace.cjs \
+//       book/build/html OUT_DIR [chromium]
+//
+// Writes OUT_DIR/browser_trace_summary.csv (press, thread, event, count, total_ms) and
+// OUT_DIR/browser_trace.json (sidecar: browser, adapter, what each press reported). The trace
+// itself, OUT_DIR/browser_trace.trace.json, is large: open it in DevTools (Performance panel,
+// "Load profile…") or Perfetto, and commit only the summary.
+"use strict";
+const http = require("node:http");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const puppeteer = require("puppeteer-core");
+
+const [htmlDir, outDir, chromium = "/usr/bin/chromium"] = process.argv.slice(2);
+if (!htmlDir || !outDir) {
+  console.error("usage: node browser_trace.cjs <book/build/html> <out dir> [chromium]");
+  process.exit(2);
+}
+const PAGE = "m0_introduction/first_gpu_program.html";
+const BOX = '.demo-box[data-demo="vector_add"]';
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm",
+  ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png", ".woff2": "font/woff2" };
+if (!fs.existsSync(path.join(htmlDir, PAGE))) {
+  console.error(`${path.join(htmlDir, PAGE)} is missing: build the book first (cargo xtask book)`);
+  process.exit(1);
+}
+
+// ES modules and wasm need http, not file://: a static server over the built book.
+const server = http.createServer((req, res) => {
+  const rel = decodeURIComponent(new URL(req.url, "http://x").pathname);
+  const file = path.join(htmlDir, path.normalize(rel).replace(/^(\.\.[/\\])+/, ""));
+  fs.readFile(file, (err, data) => {
+    if (err) { res.writeHead(404); res.end(); return; }
+    res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
+    res.end(data);
+  });
+});
+
+// Complete events ("X") summed per press, thread and name; a press is the span between the
+// User Timing marks "press N" and "done N" that this script puts on the page's timeline.
+function summarize(trace) {
+  const events = trace.traceEvents ?? trace;
+  const threads = new Map();
+  for (const e of events) {
+    if (e.ph === "M" && e.name === "thread_name") threads.set(`${e.pid}:${e.tid}`, e.args.name);
+  }
+  const marks = new Map(events.filter((e) => e.cat?.includes("blink.user_timing") && /^(press|done) \d$/.test(e.name))
+    .map((e) => [e.name, e.ts]));
+  const rows = new Map();
+  for (let n = 1; marks.has(`press ${n}`) && marks.has(`done ${n}`); n++) {
+    const [from, to] = [marks.get(`press ${n}`), marks.get(`done ${n}`)];
+    rows.set(`${n} wall`, { press: n, thread: "-", event: "press to result (wall)", count: 1, total_ms: (to - from) / 1000 });
+    for (const e of events) {
+      if (e.ph !== "X" || e.ts < from || e.ts > to || !e.dur) continue;
+      const thread = threads.get(`${e.pid}:${e.tid}`) ?? "?";
+      const key = `${n}|${thread}|${e.name}`;
+      const row = rows.get(key) ?? { press: n, thread, event: e.name, count: 0, total_ms: 0 };
+      row.count += 1;
+      row.total_ms += e.dur / 1000;
+      rows.set(key, row);
+    }
+  }
+  return [...rows.values()];
+}
+
+(async () => {
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await puppeteer.launch({
+    executablePath: chromium,
+    headless: true,
+    args: ["--no-sandbox", "--enable-unsafe-webgpu", "--enable-unsafe-swiftshader"],
+  });
+  const tracePath = path.join(outDir, "browser_trace.trace.json");
+  const reports = [];
+  let code = 0;
+  try {
+    fs.mkdirSync(outDir, { recursive: true });
+    const page = await browser.newPage();
+    await page.goto(base + PAGE, { waitUntil: "load" });
+    await page.waitForFunction((sel) => document.querySelector(sel).dataset.demoState === "ready",
+      { timeout: 30000 }, BOX);
+    await page.tracing.start({ path: tracePath }); // the Performance panel's default categories
+    for (const n of [1, 2]) {
+      await page.evaluate((m) => performance.mark(m), `press ${n}`);
+      await page.click(`${BOX} button`);
+      await page.waitForFunction((sel) => ["done", "wrong", "error", "no-webgpu"]
+        .includes(document.querySelector(sel).dataset.demoState), { timeout: 120000 }, BOX);
+      await page.evaluate((m) => performance.mark(m), `done ${n}`);
+      reports.push(await page.$eval(BOX, (el) => ({ state: el.dataset.demoState,
+        adapter: el.dataset.adapter ?? "", text: el.querySelector("output").textContent.trim(),
+        rows: [...el.querySelectorAll("tr[data-row]")].map((tr) => tr.textContent.trim()) })));
+      // The button is enabled again once the box has shown its result.
+      await page.waitForFunction((sel) => !document.querySelector(`${sel} button`).disabled, {}, BOX);
+    }
+    await page.tracing.stop();
+    const rows = summarize(JSON.parse(fs.readFileSync(tracePath, "utf8")))
+      .filter((r) => r.total_ms >= 0.5)
+      .sort((a, b) => a.press - b.press || b.total_ms - a.total_ms);
+    const quote = (s) => (/[",\n]/.test(s) ? `"${String(s).replace(/"/g, '""')}"` : String(s));
+    const csv = ["press,thread,event,count,total_ms",
+      ...rows.map((r) => [r.press, quote(r.thread), quote(r.event), r.count, r.total_ms.toFixed(2)].join(","))];
+    fs.writeFileSync(path.join(outDir, "browser_trace_summary.csv"), csv.join("\n") + "\n");
+    const sidecar = {
+      figure: "browser_trace",
+      description: "A DevTools performance trace of the vector-addition demo, pressed twice, summed per press, thread and event",
+      program: "code/profiling/bench/browser_trace.cjs",
+      machine: `${os.cpus()[0]?.model ?? "unknown CPU"}, ${os.cpus().length} logical CPUs`,
+      adapter: reports[0]?.adapter || null,
+      browser: await browser.version(),
+      page: PAGE,
+      reports,
+      commit: process.env.COURSE_COMMIT ?? "unknown",
+      command: ["node", ...process.argv.slice(1).map((a) => path.relative(process.cwd(), a) || a)].join(" "),
+      date: new Date().toISOString(),
+      load_average: os.loadavg(),
+      files: ["browser_trace_summary.csv"],
+    };
+    fs.writeFileSync(path.join(outDir, "browser_trace.json"), JSON.stringify(sidecar, null, 2) + "\n");
+    console.log(JSON.stringify(reports));
+  } catch (e) {
+    console.error(String(e));
+    code = 1;
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  process.exit(code);
+})();
