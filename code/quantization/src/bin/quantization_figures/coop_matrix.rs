@@ -67,8 +67,10 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
             "Cooperative-matrix configurations the adapter reports to wgpu 30",
         ),
     ] {
-        sidecar(figure, what, Some(ctx), notes.clone())
-            .write(&dir.join(format!("{figure}.json")))?;
+        // Tables, no chart.
+        let mut s = sidecar(figure, what, Some(ctx), notes.clone());
+        s.files = vec![format!("{figure}.csv")];
+        s.write(&dir.join(format!("{figure}.json")))?;
     }
     Ok(())
 }

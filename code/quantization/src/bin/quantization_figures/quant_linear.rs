@@ -2,7 +2,7 @@
 //! against the workgroup sharing that work (`Shared`), on the same layers and inputs.
 
 use anyhow::ensure;
-use bench_harness::{Csv, FigureArgs, figures_dir};
+use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
 use computational_graphs::graph::CustomOperator;
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
@@ -59,6 +59,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let mut csv = Csv::new(&[
         "kernel", "m", "k", "n", "median_s", "p10_s", "p90_s", "gops",
     ]);
+    let mut series = [Series::new("per-thread"), Series::new("shared")];
     let mut rng = SplitMix64::new(11);
     for &(m, k, n) in shapes {
         let w = Tensor2D::random(k, n, 1.0, &mut rng);
@@ -68,8 +69,12 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         let per_thread = shared.clone().with_row_quant(RowQuant::PerThread);
         let reps = if m >= 256 { 3 } else { 20 };
         let mut outputs = Vec::new();
-        for (label, op) in [("per-thread", &per_thread), ("shared", &shared)] {
+        for (i, (label, op)) in [("per-thread", &per_thread), ("shared", &shared)]
+            .into_iter()
+            .enumerate()
+        {
             let (s, y) = time_kernel(ctx, op, &x, reps)?;
+            series[i].point_with_spread(m as f64, s[2] * 1e3, s[0] * 1e3, s[4] * 1e3);
             let gops = 2.0 * (m * k * n) as f64 / s[2] / 1e9;
             eprintln!("quant-linear {label} {m}×{k}×{n}: {:.3} ms", s[2] * 1e3);
             csv.row(&[
@@ -102,6 +107,18 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     }
     let dir = figures_dir();
     csv.write(&dir.join(format!("{name}.csv")))?;
+    let (k, n) = (shapes[0].1, shapes[0].2);
+    LineChart {
+        title: format!("int8 Linear (k = {k}, n = {n}): who quantizes the input row"),
+        subtitle: format!("{}, wgpu 30", ctx.adapter.get_info().name),
+        x_label: "m (rows of activations)".into(),
+        y_label: "milliseconds per call".into(),
+        log_x: true,
+        log_y: true,
+        series: series.into(),
+        markers: vec![],
+    }
+    .write(&dir.join(format!("{name}.svg")))?;
     sidecar(
         &name,
         "Quantized Linear on the GPU: every thread quantizing its row vs the workgroup sharing it",
