@@ -26,6 +26,7 @@ pub mod int8;
 pub mod lenet;
 pub mod model;
 pub mod noise;
+pub mod outliers;
 pub mod ops;
 pub mod prune;
 pub mod qat;

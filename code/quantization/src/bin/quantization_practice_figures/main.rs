@@ -3,14 +3,17 @@
 //! - `noise`: measured SQNR against the step²/12 model, 2–8 bits, per tensor and per channel,
 //!   on Gaussian weights and on the shipped spiral model's hidden layer (computed exactly);
 //! - `schemes`: test accuracy of a spiral MLP trained here, its weights quantized 8-bit and
-//!   4-bit per tensor, per channel and in groups (deterministic: seeded data, weights, order).
+//!   4-bit per tensor, per channel and in groups (deterministic: seeded data, weights, order);
+//! - `outliers`: the int8 error of a Linear product with one loud input channel, per tensor,
+//!   with weight groups, per token, with SmoothQuant and with the outlier channel split out.
 
 mod noise;
+mod outliers;
 mod schemes;
 
 use bench_harness::{FigureArgs, Sidecar};
 
-const PARTS: &[&str] = &["noise", "schemes"];
+const PARTS: &[&str] = &["noise", "schemes", "outliers"];
 
 /// File names carry the machine label when one is given (`quant_vm2core_noise`).
 fn figure_name(args: &FigureArgs, name: &str) -> String {
@@ -35,6 +38,9 @@ fn run(args: &FigureArgs) -> anyhow::Result<()> {
     }
     if args.wants("schemes") {
         schemes::run(args)?;
+    }
+    if args.wants("outliers") {
+        outliers::run(args)?;
     }
     Ok(())
 }
