@@ -428,11 +428,7 @@ const KNOWN_CIRCLES: &[(&str, &str)] = &[
         "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
     ),
     (
-        "quantization (quantization_practice_figures): main.rs ↔ noise.rs ↔ schemes.rs",
-        "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
-    ),
-    (
-        "path_tracer (path_tracer_figures): bvh.rs ↔ kernels.rs ↔ main.rs ↔ throughput.rs",
+        "quantization (quantization_practice_figures): main.rs ↔ noise.rs ↔ outliers.rs ↔ schemes.rs",
         "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
     ),
     (

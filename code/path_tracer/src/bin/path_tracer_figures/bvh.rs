@@ -8,7 +8,7 @@ use path_tracer::reference::{camera_lane_use, count_walks};
 use path_tracer::{GpuScene, RenderSettings, Scene};
 
 use super::throughput::sweep;
-use super::{Gpu, figure_name, median_min_max, sidecar};
+use crate::setup::{Gpu, figure_name, median_min_max, sidecar};
 
 /// Paths whose walks are counted on the CPU: the same on every machine, so the counts are too.
 const COUNTED_SIDE: u32 = 256;

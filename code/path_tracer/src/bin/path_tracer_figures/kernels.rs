@@ -3,7 +3,7 @@ use path_tracer::RenderSettings;
 use path_tracer::gpu::totals_by_label;
 
 use super::throughput::sweep;
-use super::{Gpu, figure_name, median_min_max, scene_on_gpu, sidecar};
+use crate::setup::{Gpu, figure_name, median_min_max, scene_on_gpu, sidecar};
 
 // ANCHOR: kernels
 /// The largest scene at the deepest bounce limit: each wavefront kernel's GPU time summed over

@@ -1,7 +1,7 @@
 use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
 use path_tracer::RenderSettings;
 
-use super::{Gpu, figure_name, median_min_max, scene_on_gpu, sidecar};
+use crate::setup::{Gpu, figure_name, median_min_max, scene_on_gpu, sidecar};
 
 /// The sweep: image size, random triangles per scene, bounce limits, timed renders per point.
 pub struct Sweep {
