@@ -4,6 +4,23 @@
 
 use ex_m3_prune_2_4::{PruneError, prune_2_4};
 
+#[global_allocator]
+static ALLOC: dhat::Alloc = dhat::Alloc;
+
+/// Bytes requested from the allocator while `f` runs, counted by dhat (which needs a running
+/// profiler: the test starts one; nextest runs each test in its own process). dhat counts every
+/// thread of the process: the fewest bytes over three passes is `f`'s own count.
+fn bytes_allocated(f: impl Fn()) -> u64 {
+    (0..3)
+        .map(|_| {
+            let before = dhat::HeapStats::get().total_bytes;
+            f();
+            dhat::HeapStats::get().total_bytes - before
+        })
+        .min()
+        .unwrap_or(0)
+}
+
 /// SplitMix64: reproducible weights without a dependency.
 fn weights(n: usize, seed: u64) -> Vec<f32> {
     let mut s = seed;
@@ -118,7 +135,8 @@ fn prune_2_4_hidden_matvec_equals_dense_on_kept_weights() {
 
 /// The compressed product never reads `x` where a weight was pruned: an infinity or a NaN there
 /// leaves the result finite. A product through `to_dense()` multiplies it by the stored zero
-/// (0 × ∞ = NaN) and spends half its work on zeros.
+/// (0 × ∞ = NaN); one that skips the zeros of the dense form passes here and fails the
+/// allocation test.
 #[test]
 fn prune_2_4_hidden_matvec_skips_pruned_positions() {
     for (rows, cols) in SHAPES {
@@ -166,6 +184,30 @@ fn prune_2_4_hidden_matvec_skips_pruned_positions() {
         "-3 + 2 + 4 + 8 from the kept weights only"
     );
     grade_ok!("prune_2_4_hidden_matvec_skips_pruned_positions");
+}
+
+/// The product works on the compressed form: it allocates its result and nothing the size of a
+/// row or of the matrix. Expanding to dense (all at once or a row at a time) and skipping the
+/// zeros gives the right values but allocates 64 KiB (or 4 KiB per row) here.
+#[test]
+fn prune_2_4_hidden_matvec_allocates_only_its_result() {
+    let _profiler = dhat::Profiler::builder().testing().build();
+    let (rows, cols) = (16, 1024);
+    let s = prune_2_4(&weights(rows * cols, 7), rows, cols).unwrap();
+    let x = weights(cols, 8);
+    let got = s.matvec(&x).unwrap();
+    grade_record!("matvec_large", &got, 1e-5);
+    // The result, grown by doubling at worst, and some slack.
+    let limit = 4 * 4 * rows as u64 + 1024;
+    let bytes = bytes_allocated(|| {
+        let _ = s.matvec(&x);
+    });
+    assert!(
+        bytes <= limit,
+        "matvec allocated {bytes} bytes for a {rows}×{cols} matrix: read the kept values and \
+         their positions directly, without building dense rows (at most {limit} bytes here)"
+    );
+    grade_ok!("prune_2_4_hidden_matvec_allocates_only_its_result");
 }
 
 #[test]
