@@ -432,10 +432,6 @@ const KNOWN_CIRCLES: &[(&str, &str)] = &[
         "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
     ),
     (
-        "point_cloud_renderer (point_cloud_figures): frame.rs ↔ main.rs ↔ sweep.rs",
-        "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
-    ),
-    (
         "profiling_lab (inference_figures): latency.rs ↔ main.rs ↔ stages.rs ↔ steps.rs",
         "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
     ),

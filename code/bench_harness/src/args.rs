@@ -112,6 +112,15 @@ impl FigureArgs {
         Ok(())
     }
 
+    /// A figure's file name: `{program}_{name}`, with the machine label between when one is
+    /// given (`path_tracer_h100_throughput`), so runs on two machines sit side by side.
+    pub fn figure_name(&self, program: &str, name: &str) -> String {
+        match &self.machine {
+            Some(m) => format!("{program}_{m}_{name}"),
+            None => format!("{program}_{name}"),
+        }
+    }
+
     /// Is `part` selected (every part is when `--only` is absent)?
     pub fn wants(&self, part: &str) -> bool {
         self.only.is_empty() || self.only.iter().any(|p| p == part)

@@ -8,7 +8,7 @@ use path_tracer::reference::{camera_lane_use, count_walks};
 use path_tracer::{GpuScene, RenderSettings, Scene};
 
 use super::throughput::sweep;
-use crate::setup::{Gpu, figure_name, median_min_max, sidecar};
+use crate::setup::{Gpu, median_min_max, sidecar};
 
 /// Paths whose walks are counted on the CPU: the same on every machine, so the counts are too.
 const COUNTED_SIDE: u32 = 256;
@@ -182,7 +182,7 @@ fn write(
     repeats: usize,
     counted_side: u32,
 ) -> anyhow::Result<()> {
-    let name = figure_name(args, "bvh");
+    let name = args.figure_name("path_tracer", "bvh");
     let dir = figures_dir();
     csv.write(&dir.join(format!("{name}.csv")))?;
     let adapter = gpu.ctx.adapter.get_info().name;

@@ -3,13 +3,13 @@ use path_tracer::RenderSettings;
 use path_tracer::gpu::totals_by_label;
 
 use super::throughput::sweep;
-use crate::setup::{Gpu, figure_name, median_min_max, scene_on_gpu, sidecar};
+use crate::setup::{Gpu, median_min_max, scene_on_gpu, sidecar};
 
 // ANCHOR: kernels
 /// The largest scene at the deepest bounce limit: each wavefront kernel's GPU time summed over
 /// its passes (median over renders), and the megakernel's whole time beside them.
 pub fn run(args: &FigureArgs, gpu: &mut Gpu) -> anyhow::Result<()> {
-    let name = figure_name(args, "kernels");
+    let name = args.figure_name("path_tracer", "kernels");
     if gpu.scopes.is_none() {
         eprintln!("kernels: this adapter has no timestamps, so no per-kernel times; skipped");
         return Ok(());

@@ -4,21 +4,13 @@
 use std::time::Instant;
 
 use anyhow::Context;
-use bench_harness::{FigureArgs, Sidecar};
+use bench_harness::Sidecar;
 use gpu_context::{GpuContext, GpuScopes};
 use path_tracer::bvh::Bvh;
 use path_tracer::gpu::span_s;
 use path_tracer::megakernel::Megakernel;
 use path_tracer::wavefront::{Wavefront, WavefrontRender};
 use path_tracer::{GpuScene, RenderSettings, Scene};
-
-/// File names carry the machine label when one is given (`path_tracer_h100_throughput`).
-pub fn figure_name(args: &FigureArgs, name: &str) -> String {
-    match &args.machine {
-        Some(m) => format!("path_tracer_{m}_{name}"),
-        None => format!("path_tracer_{name}"),
-    }
-}
 
 pub fn sidecar(name: &str, description: &str, gpu: &Gpu, notes: Vec<String>) -> Sidecar {
     let mut s = Sidecar::new(name, description);

@@ -1,7 +1,7 @@
 use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
 use path_tracer::RenderSettings;
 
-use crate::setup::{Gpu, figure_name, median_min_max, scene_on_gpu, sidecar};
+use crate::setup::{Gpu, median_min_max, scene_on_gpu, sidecar};
 
 /// The sweep: image size, random triangles per scene, bounce limits, timed renders per point.
 pub struct Sweep {
@@ -38,8 +38,8 @@ pub fn sweep(quick: bool, software: bool) -> Sweep {
 /// of rays of both.
 pub fn run(args: &FigureArgs, gpu: &mut Gpu) -> anyhow::Result<()> {
     let sweep = sweep(args.quick, gpu.ctx.report().is_software());
-    let name = figure_name(args, "throughput");
-    let queues_name = figure_name(args, "queues");
+    let name = args.figure_name("path_tracer", "throughput");
+    let queues_name = args.figure_name("path_tracer", "queues");
     let mut csv = Csv::new(&[
         "renderer",
         "triangles",

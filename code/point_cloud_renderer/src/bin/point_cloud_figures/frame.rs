@@ -2,8 +2,6 @@ use bench_harness::{FigureArgs, Sidecar, figures_dir};
 use gpu_context::{GpuContext, GpuScopes};
 use point_cloud_renderer::{PointCloud, Renderer, Variant, packing_for};
 
-use super::figure_name;
-
 /// One frame of the sweep's scene and camera, as a PNG: what the renderer draws.
 pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let (points, size) = if args.quick {
@@ -16,7 +14,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let renderer = Renderer::new(ctx, &cloud, &camera, size, packing_for(cloud.len())?)?;
     renderer.render(ctx, &mut GpuScopes::new(ctx)?, Variant::Fused)?;
     let frame = renderer.read_frame(ctx)?;
-    let name = figure_name(args, "frame");
+    let name = args.figure_name("pointcloud", "frame");
     let dir = figures_dir();
     std::fs::create_dir_all(&dir)?;
     let path = dir.join(format!("{name}.png"));

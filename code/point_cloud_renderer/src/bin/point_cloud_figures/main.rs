@@ -18,14 +18,6 @@ use gpu_context::{GpuContext, GpuScopes};
 
 const PARTS: &[&str] = &["sweep", "frame"];
 
-/// File names carry the machine label when one is given (`pointcloud_h100_throughput`).
-fn figure_name(args: &FigureArgs, name: &str) -> String {
-    match &args.machine {
-        Some(m) => format!("pointcloud_{m}_{name}"),
-        None => format!("pointcloud_{name}"),
-    }
-}
-
 /// A device with the timestamp features the scopes use; without them, frames are timed by the
 /// CPU clock around submit-and-wait.
 fn open_gpu() -> anyhow::Result<GpuContext> {

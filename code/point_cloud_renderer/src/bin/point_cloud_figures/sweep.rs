@@ -7,8 +7,6 @@ use gpu_context::{GpuContext, GpuScopes, ScopeTiming};
 use point_cloud_renderer::reference::covered_pixels;
 use point_cloud_renderer::{Camera, Frame, PointCloud, Renderer, Variant, packing_for};
 
-use super::figure_name;
-
 /// One row of the sweep: a kernel variant on a cloud in scene order or in Morton order.
 #[derive(Clone, Copy)]
 struct Step {
@@ -155,8 +153,8 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         };
     let camera = figure_camera((width, height));
     let mut scopes = GpuScopes::new(ctx)?;
-    let throughput_name = figure_name(args, "throughput");
-    let scopes_name = figure_name(args, "scopes");
+    let throughput_name = args.figure_name("pointcloud", "throughput");
+    let scopes_name = args.figure_name("pointcloud", "scopes");
     let mut header = vec![
         "step",
         "points",
