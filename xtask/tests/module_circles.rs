@@ -408,10 +408,6 @@ const KNOWN_CIRCLES: &[(&str, &str)] = &[
         "mod.rs holds the shared WGSL prelude and the error type",
     ),
     (
-        "ex_m2_parallel_histogram (ex_m2_parallel_histogram): count.rs ↔ lib.rs ↔ samples.rs",
-        "the exercise's lib.rs holds shared types and calls the student's files",
-    ),
-    (
         "ex_m3_prune_2_4 (ex_m3_prune_2_4): lib.rs ↔ sparse24.rs",
         "the exercise's lib.rs holds the error type and calls the student's file",
     ),
