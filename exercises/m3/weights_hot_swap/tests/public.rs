@@ -1,5 +1,5 @@
-//! Public tests: `cargo nextest run -p ex_m3_weights_hot_swap`. Two single-thread checks with std
-//! and one loom model; the hidden tests add more models and a stress test with real threads.
+//! Public tests: `cargo nextest run -p ex_m3_weights_hot_swap`. Three single-thread checks with
+//! std and one loom model; the hidden tests add more models and a stress test with real threads.
 
 use ex_m3_weights_hot_swap::{PublishError, WeightSlot, Weights, loom_slot};
 use loom::model::Builder;
@@ -24,6 +24,18 @@ fn weights_hot_swap_public_publish_then_current() {
     let second = slot.current();
     assert_eq!(second.version, 1);
     assert_eq!(*second.weights, Weights::filled(1.0));
+}
+
+#[test]
+fn weights_hot_swap_public_reads_share_one_model() {
+    let slot = WeightSlot::new(Weights::filled(0.0));
+    slot.publish(1, Weights::filled(1.0)).unwrap();
+    let (a, b) = (slot.current(), slot.current());
+    assert!(
+        std::sync::Arc::ptr_eq(&a.weights, &b.weights),
+        "two reads with no publish between them must share one model (clone the Arc, not the \
+         weights)"
+    );
 }
 
 #[test]
