@@ -412,10 +412,6 @@ const KNOWN_CIRCLES: &[(&str, &str)] = &[
         "the exercise's lib.rs holds the error type and calls the student's file",
     ),
     (
-        "ex_m3_quantize_linear (ex_m3_quantize_linear): lib.rs ↔ weights.rs",
-        "the exercise's lib.rs holds shared types and calls the student's file",
-    ),
-    (
         "grader (grader): check.rs ↔ grade.rs ↔ hidden_run.rs ↔ lib.rs ↔ mutants.rs ↔ release.rs ↔ report.rs ↔ roster.rs ↔ sandbox.rs ↔ staff_files.rs ↔ submission.rs ↔ warm.rs ↔ workspace.rs",
         "lib.rs holds the shared error and paths and also dispatches to every phase",
     ),

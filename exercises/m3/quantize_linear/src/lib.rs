@@ -3,19 +3,22 @@
 //! products summed exactly in i32, then one dequantisation step per output. On the CPU and, in
 //! WGSL, on the GPU.
 //!
-//! This file and `gpu.rs` are given (the grader always uses the staff's copies). Your work:
+//! This file, `layer.rs` and `gpu.rs` are given (the grader always uses the staff's copies). Your work:
 //! `int8.rs`, `weights.rs`, `activations.rs`, `epilogue.rs` and the kernel `linear_int8.wgsl`.
 
 mod activations;
 mod epilogue;
 mod gpu;
 mod int8;
+mod layer;
 mod weights;
 
 pub use activations::{asymmetric_params, quantize_asymmetric};
 pub use epilogue::dequantize_accumulators;
 pub use gpu::{LINEAR_INT8_WGSL, LinearError, linear_int8_gpu, quantized_linear_gpu};
 pub use int8::{dequantize, gemm_i8, quantize, symmetric_scale};
+pub(crate) use layer::check_length;
+pub use layer::linear_int8;
 pub use weights::quantize_weights;
 
 /// The deepest `k` the layer accepts: `Σ (qx − zx)·qw` is at most 255 · 127 · k in magnitude,
@@ -55,43 +58,4 @@ pub struct QuantizedWeights {
     pub scales: Vec<f32>,
     /// `Σ_p values[p * n + j]` for each column j: the epilogue's zero-point correction needs it.
     pub column_sums: Vec<i32>,
-}
-
-/// `x · W + b` for f32 `x` (m×k), `W` (k×n) and `b` (n), computed in int8 on the CPU: `x`
-/// asymmetric per tensor, `W` symmetric per column, i32 sums, one dequantisation per output.
-pub fn linear_int8(
-    x: &[f32],
-    w: &[f32],
-    bias: &[f32],
-    (m, k, n): (usize, usize, usize),
-) -> Result<Vec<f32>, ShapeError> {
-    check_length("x", m, k, x.len())?;
-    check_length("bias", 1, n, bias.len())?;
-    if k > MAX_DEPTH {
-        return Err(ShapeError::TooDeep { k, max: MAX_DEPTH });
-    }
-    let weights = quantize_weights(w, k, n)?;
-    let params = asymmetric_params(x);
-    let qx = quantize_asymmetric(x, params);
-    let acc = gemm_i8(&qx, &weights.values, m, k, n)?;
-    dequantize_accumulators(&acc, m, n, params, &weights, bias)
-}
-
-/// `Ok` when a rows×cols matrix has `got` values.
-fn check_length(
-    name: &'static str,
-    rows: usize,
-    cols: usize,
-    got: usize,
-) -> Result<(), ShapeError> {
-    if rows.checked_mul(cols) == Some(got) {
-        Ok(())
-    } else {
-        Err(ShapeError::WrongLength {
-            name,
-            rows,
-            cols,
-            got,
-        })
-    }
 }
