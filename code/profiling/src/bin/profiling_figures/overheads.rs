@@ -4,10 +4,11 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::process::Stdio;
+use std::time::Instant;
 
 use anyhow::{Context, bail};
-use bench_harness::{BarChart, Csv, Sidecar, figures_dir, measure_durations};
+use bench_harness::{BarChart, Csv, Sidecar, Stats, figures_dir};
 
 use crate::Args;
 use crate::flamegraph::PERF_RECORD;
@@ -47,19 +48,30 @@ fn command(tool: &[&[&str]], workload: &Path, runs: usize, out: &Path) -> Comman
         ])
         .collect();
     let mut cmd = Command::new(&args[0]);
-    cmd.args(&args[1..]).stdout(std::process::Stdio::null());
+    cmd.args(&args[1..]);
     cmd
 }
 
-fn timed(mut cmd: Command) -> anyhow::Result<Duration> {
+/// One process: its wall time, and the seconds the workload reports for its own timed loop
+/// (`seconds=`). Their difference is what the tool costs outside the measured code: starting up,
+/// loading symbols, writing its output.
+fn timed(mut cmd: Command) -> anyhow::Result<(f64, f64)> {
     let start = Instant::now();
-    let status = cmd
-        .status()
+    let out = cmd
+        .stdout(Stdio::piped())
+        .output()
         .with_context(|| format!("cannot start {cmd:?}"))?;
-    if !status.success() {
-        bail!("{cmd:?} failed with {status}");
+    let wall = start.elapsed().as_secs_f64();
+    if !out.status.success() {
+        bail!("{cmd:?} failed with {}", out.status);
     }
-    Ok(start.elapsed())
+    let report = String::from_utf8_lossy(&out.stdout);
+    let own = report
+        .split_whitespace()
+        .find_map(|kv| kv.strip_prefix("seconds="))
+        .and_then(|v| v.parse().ok())
+        .context("the workload printed no seconds= field")?;
+    Ok((wall, own))
 }
 
 /// Total instructions (`summary:` line) of a callgrind output file.
@@ -80,46 +92,82 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             workload.display()
         );
     }
-    let (runs, samples) = if args.figures.quick { (2, 1) } else { (100, 3) };
+    let (runs, samples) = if args.figures.quick { (2, 1) } else { (100, 5) };
     let scratch = std::env::temp_dir().join(format!("profiling_overheads_{}", std::process::id()));
-    let mut csv = Csv::new(&["tool", "runs", "s_median", "s_p10", "s_p90", "slowdown"]);
+    let mut csv = Csv::new(&[
+        "tool",
+        "runs",
+        "processes",
+        "wall_s_median",
+        "wall_s_min",
+        "wall_s_max",
+        "wall_slowdown",
+        "own_s_median",
+        "own_s_min",
+        "own_s_max",
+        "own_slowdown",
+    ]);
     let mut chart = BarChart {
         title: "The same workload under each tool".into(),
-        subtitle: format!("CPU graph runner, {runs} runs of a 128×128, depth-16 graph"),
+        subtitle: format!(
+            "CPU graph runner, {runs} runs of a 128×128, depth-16 graph: the workload's own timed loop"
+        ),
         y_label: "slowdown (× bare)".into(),
         log_y: true,
         bars: Vec::new(),
     };
-    let mut bare = None;
+    let mut bare: Option<(f64, f64)> = None;
     for (name, tool) in TOOLS {
+        let mut walls = Vec::new();
+        let mut owns = Vec::new();
         let mut failed = None;
-        let stats = measure_durations(0, samples, || {
-            timed(command(tool, workload, runs, &scratch)).unwrap_or_else(|err| {
-                failed = Some(err);
-                Duration::ZERO
-            })
-        });
-        if let Some(err) = failed {
-            eprintln!("skipping {name}: {err:#}");
-            continue;
+        for _ in 0..samples {
+            match timed(command(tool, workload, runs, &scratch)) {
+                Ok((wall, own)) => {
+                    walls.push(wall);
+                    owns.push(own);
+                }
+                Err(err) => {
+                    failed = Some(err);
+                    break;
+                }
+            }
         }
-        let base = *bare.get_or_insert(stats.median);
+        let (Some(wall), Some(own), None) = (
+            Stats::from_seconds(&walls),
+            Stats::from_seconds(&owns),
+            failed.as_ref(),
+        ) else {
+            eprintln!(
+                "skipping {name}: {:#}",
+                failed.unwrap_or_else(|| anyhow::anyhow!("no sample"))
+            );
+            continue;
+        };
+        let (bare_wall, bare_own) = *bare.get_or_insert((wall.median, own.median));
         eprintln!(
-            "{name:45} {:8.3} s  ×{:.1}",
-            stats.median,
-            stats.median / base
+            "{name:45} wall {:8.3} s ×{:.1}, own loop {:8.3} s ×{:.1}",
+            wall.median,
+            wall.median / bare_wall,
+            own.median,
+            own.median / bare_own
         );
         csv.row(&[
             name.into(),
             runs.to_string(),
-            format!("{:.4}", stats.median),
-            format!("{:.4}", stats.p10),
-            format!("{:.4}", stats.p90),
-            format!("{:.2}", stats.median / base),
+            samples.to_string(),
+            format!("{:.4}", wall.median),
+            format!("{:.4}", wall.min),
+            format!("{:.4}", wall.max),
+            format!("{:.2}", wall.median / bare_wall),
+            format!("{:.4}", own.median),
+            format!("{:.4}", own.min),
+            format!("{:.4}", own.max),
+            format!("{:.2}", own.median / bare_own),
         ]);
         chart.bars.push((
             name.split(" (").next().unwrap_or(name).into(),
-            stats.median / base,
+            own.median / bare_own,
             None,
         ));
     }
@@ -128,7 +176,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     chart.write(&dir.join("profiling_overheads.svg"))?;
     let mut sidecar = Sidecar::new(
         "profiling_overheads",
-        "Wall time of one workload run bare and under perf, massif and callgrind.",
+        "The workload bare and under perf, massif and callgrind: each process's wall time, and the \
+         seconds the workload measured around its own timed runs (without the tool's start-up \
+         and write-out); median, fastest and slowest of the processes.",
     );
     sidecar
         .notes
@@ -138,20 +188,29 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     // Instructions per graph run: the difference between 2 runs and 1 run, so that start-up
     // (loading, building the graph) cancels out.
     let callgrind = TOOLS[3].1;
-    let mut counts = Csv::new(&["runs", "instructions"]);
+    // Each count is taken twice, to show that it repeats.
+    let mut counts = Csv::new(&["runs", "process", "instructions"]);
     let mut totals = Vec::new();
     for runs in [1, 2] {
-        timed(command(callgrind, workload, runs, &scratch))?;
-        let total = callgrind_instructions(&scratch)?;
-        counts.row(&[runs.to_string(), total.to_string()]);
-        totals.push(total);
+        for process in [1, 2] {
+            timed(command(callgrind, workload, runs, &scratch))?;
+            let total = callgrind_instructions(&scratch)?;
+            counts.row(&[runs.to_string(), process.to_string(), total.to_string()]);
+            if process == 1 {
+                totals.push(total);
+            }
+        }
     }
-    counts.row(&["per run".into(), (totals[1] - totals[0]).to_string()]);
+    counts.row(&[
+        "per run".into(),
+        "1".into(),
+        (totals[1] - totals[0]).to_string(),
+    ]);
     counts.write(&dir.join("profiling_instructions.csv"))?;
     Sidecar::new(
         "profiling_instructions",
-        "Instructions executed (callgrind) by the workload with 1 and 2 graph runs; their \
-         difference is one run's count. Deterministic: the same binary gives the same count.",
+        "Instructions executed (callgrind) by the workload with 1 and 2 graph runs, two processes \
+         each; the difference between the runs is one run's count.",
     )
     .write(&dir.join("profiling_instructions.json"))?;
 
