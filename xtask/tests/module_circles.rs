@@ -396,10 +396,6 @@ impl<'ast> Visit<'ast> for Collector {
 /// The circles left in the workspace, with why each is there.
 const KNOWN_CIRCLES: &[(&str, &str)] = &[
     (
-        "gpu_context (gpu_context): context.rs ↔ pipeline_cache.rs",
-        "pipeline_cache.rs adds `impl GpuContext` methods; the context owns the cache",
-    ),
-    (
         "computational_graphs (computational_graphs): graph/custom.rs ↔ graph/ops_list.rs ↔ graph/verified.rs",
         "custom operators are a hub between the ops list and the verified graph",
     ),

@@ -16,6 +16,7 @@
 //! - [`AdapterReport`] describes the adapter for humans, logs and figure sidecars.
 
 mod buffers;
+mod compile;
 mod context;
 mod error;
 mod gpu_scopes;
@@ -25,10 +26,11 @@ mod surface;
 mod timing;
 
 pub use buffers::ReadbackBuffer;
+pub use compile::Specialisation;
 pub use context::{GpuContext, Requirements};
 pub use error::GpuError;
 pub use gpu_scopes::{GpuProfiler, GpuScopes, ScopeError, ScopeTiming, scope_features};
-pub use pipeline_cache::{PipelineCache, Specialisation};
+pub use pipeline_cache::PipelineCache;
 pub use report::AdapterReport;
 pub use surface::{ColorSpace, RenderGpu, WgpuHasDisplayHandle, surface_config};
 pub use timing::{TimedRun, TimingSource};
