@@ -64,6 +64,46 @@ pub fn morton2(x: u16, y: u16) -> u32 {
 }
 // ANCHOR_END: morton
 
+// ANCHOR: shared_exponent
+/// RGB9E5: three 9-bit mantissas (no sign, no hidden bit) sharing one 5-bit exponent (bias 15),
+/// chosen for the largest channel, with the rounding of OpenGL's `EXT_texture_shared_exponent`.
+pub fn rgb9e5_round_trip(rgb: [f32; 3]) -> [f32; 3] {
+    const N: i32 = 9; // mantissa bits
+    const B: i32 = 15; // exponent bias
+    let largest = 511.0 / 512.0 * 2f64.powi(31 - B);
+    let c = rgb.map(|v| {
+        if v.is_nan() {
+            0.0
+        } else {
+            f64::from(v).clamp(0.0, largest)
+        }
+    });
+    let m = c.iter().copied().fold(0.0, f64::max);
+    // log2(0) is −∞, which the cast saturates; the max then gives the smallest exponent.
+    let mut e = (m.log2().floor() as i32).max(-B - 1) + 1 + B;
+    let step = |e: i32| 2f64.powi(e - B - N);
+    if (m / step(e) + 0.5).floor() == f64::from(1 << N) {
+        e += 1;
+    }
+    c.map(|v| ((v / step(e) + 0.5).floor() * step(e)) as f32)
+}
+
+/// An unsigned float with a 5-bit exponent (bias 15) and `mantissa_bits` bits after the hidden
+/// one, rounded to nearest: R11G11B10F stores red and green with 6, blue with 5.
+pub fn unsigned_small_float_round_trip(x: f32, mantissa_bits: i32) -> f32 {
+    let x = if x.is_nan() {
+        0.0
+    } else {
+        f64::from(x.max(0.0))
+    };
+    let largest = (2.0 - 2f64.powi(-mantissa_bits)) * 2f64.powi(15);
+    // Below 2^-14 (the subnormals) the step stays that of the smallest binade.
+    let binade = (x.log2().floor() as i32).max(-14);
+    let step = 2f64.powi(binade - mantissa_bits);
+    ((x / step).round() * step).min(largest) as f32
+}
+// ANCHOR_END: shared_exponent
+
 /// The largest angle (degrees) between a normal and its round trip, over a grid of directions.
 pub fn octahedral_max_error_degrees(bits: u32, steps: usize) -> f64 {
     let mut worst = 0.0f64;
@@ -103,6 +143,21 @@ mod tests {
         println!("octahedral max error: 16 bits {e16} degrees, 8 bits {e8} degrees");
         assert!(e16 < 0.01, "{e16}");
         assert!(e8 > 50.0 * e16 && e8 < 1.5, "{e8}");
+    }
+
+    #[test]
+    fn a_shared_exponent_costs_the_small_channels_their_precision() {
+        // The exponent follows the red channel (1.0): blue keeps 3 of its 9 bits' steps.
+        let [r, g, b] = rgb9e5_round_trip([1.0, 0.5, 0.01]);
+        assert_eq!((r, g), (1.0, 0.5));
+        assert_eq!(b, 3.0 / 256.0);
+        // R11G11B10F gives each channel its own exponent: blue's 5 mantissa bits suffice.
+        assert_eq!(unsigned_small_float_round_trip(0.01, 5), 41.0 / 4096.0);
+        assert_eq!(unsigned_small_float_round_trip(1.0, 6), 1.0);
+        assert_eq!(rgb9e5_round_trip([0.0; 3]), [0.0; 3]);
+        assert_eq!(rgb9e5_round_trip([1e9, -1.0, f32::NAN])[1..], [0.0, 0.0]);
+        assert_eq!(unsigned_small_float_round_trip(1e9, 6), 65024.0);
+        assert_eq!(unsigned_small_float_round_trip(0.0, 6), 0.0);
     }
 
     #[test]

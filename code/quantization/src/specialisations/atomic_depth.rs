@@ -77,7 +77,6 @@ pub struct Packing32 {
     scale: f32,
 }
 
-// ANCHOR: pack32
 impl Packing32 {
     pub fn new(depth_bits: u32, near: f32, far: f32) -> Result<Self, PackError> {
         if !(8..=24).contains(&depth_bits) {
@@ -101,6 +100,7 @@ impl Packing32 {
         (1 << self.depth_bits) - 2
     }
 
+    // ANCHOR: pack32
     /// The depth's bin: truncation of one subtraction and one multiplication. WGSL computes the
     /// same two correctly rounded operations, so GPU and CPU agree bit for bit (a rounding
     /// `+ 0.5` after the multiply could be fused into one FMA on one side and not the other).
@@ -126,6 +126,7 @@ impl Packing32 {
         }
         Ok(code << self.id_bits() | id)
     }
+    // ANCHOR_END: pack32
 
     /// The depth code and id of a packed pixel, or `None` for a pixel no point reached.
     pub fn unpack(&self, packed: u32) -> Option<(u32, u32)> {
@@ -137,7 +138,6 @@ impl Packing32 {
     pub fn decode_depth(&self, code: u32) -> f32 {
         self.near + (code as f32 + 0.5) / self.scale
     }
-    // ANCHOR_END: pack32
 
     /// The width of one depth bin in metres: `(far - near) / (2^depth_bits - 1)`.
     pub fn step(&self) -> f32 {

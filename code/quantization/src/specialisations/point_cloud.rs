@@ -60,6 +60,7 @@ pub struct Grid {
     pub step: [f64; 3],
     pub bits: u32,
 }
+// ANCHOR_END: grid
 
 impl Grid {
     /// The grid over the bounding box of `points`.
@@ -87,6 +88,7 @@ impl Grid {
         })
     }
 
+    // ANCHOR: grid_codes
     /// The cell of each coordinate: `floor((x - min) / step)`, the box's far face folded into
     /// the last cell. A flat axis (step 0) has one cell.
     pub fn encode(&self, p: [f32; 3]) -> [u32; 3] {
@@ -104,8 +106,8 @@ impl Grid {
     pub fn decode(&self, code: [u32; 3]) -> [f64; 3] {
         std::array::from_fn(|k| self.min[k] + (f64::from(code[k]) + 0.5) * self.step[k])
     }
+    // ANCHOR_END: grid_codes
 }
-// ANCHOR_END: grid
 
 /// The position error of a cloud quantised with a given number of bits per axis.
 #[derive(Clone, Debug, PartialEq)]

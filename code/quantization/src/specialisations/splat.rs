@@ -98,6 +98,7 @@ fn splat_with<A: AtomicMin>(
     });
     Ok(image.into_iter().map(A::into_inner).collect())
 }
+// ANCHOR_END: splat
 
 /// The nearest point of every pixel, as [`pack64`] values ([`EMPTY64`] where none landed).
 /// Points behind the camera (negative depth) are clipped.
@@ -120,7 +121,6 @@ pub fn splat64(
         pack64(p.depth, id).ok()
     })
 }
-// ANCHOR_END: splat
 
 /// The same with the 32-bit layout: what [`super::gpu_splat::gpu_splat32`] computes. Points
 /// outside the packing's depth range are clipped, as a renderer's near and far planes do.

@@ -9,7 +9,9 @@
 //! - `sparse-tuned-cpu`: CSR and 2:4 against a tuned dense CPU product, at each thread count;
 //! - `quant-linear`: the quantized Linear's kernel, each thread quantizing its row vs sharing it;
 //! - `gemm-layout`: the tiled GEMM with `tile_b` strided and padded in workgroup memory;
-//! - `coop-matrix`: wgpu's experimental cooperative matrices, reported and, where offered, timed.
+//! - `coop-matrix`: wgpu's experimental cooperative matrices, reported and, where offered, timed;
+//! - `small-formats`: octahedral normals' largest angle error, and a colour in RGB9E5 and
+//!   R11G11B10F (deterministic).
 
 mod bits;
 mod coop_matrix;
@@ -19,6 +21,7 @@ mod gemm_layout;
 mod point_cloud;
 mod pruning;
 mod quant_linear;
+mod small_formats;
 mod sparse;
 mod sparse_tuned;
 
@@ -38,6 +41,7 @@ const PARTS: &[&str] = &[
     "quant-linear",
     "gemm-layout",
     "coop-matrix",
+    "small-formats",
 ];
 
 /// File names carry the machine label when one is given (`quant_h100_gemm`).
@@ -76,6 +80,9 @@ fn main() -> anyhow::Result<()> {
     }
     if args.wants("point-cloud") {
         point_cloud::run(args)?;
+    }
+    if args.wants("small-formats") {
+        small_formats::run(args)?;
     }
     if args.wants("pruning") {
         pruning::run(args)?;
