@@ -13,6 +13,7 @@
 //!    quantization-aware fine-tuning with the straight-through estimator, and GPTQ's rounding
 //!    with error compensation;
 //! 9. [`lenet`]: LeNet-5 written out (im2col convolutions), its parameters, bytes and FLOPs.
+//! 10. [`rapl`]: CPU package energy from Linux's powercap (RAPL) counters, where readable.
 
 pub mod affine;
 pub mod coop_matrix;
@@ -30,6 +31,7 @@ pub mod outliers;
 pub mod ops;
 pub mod prune;
 pub mod qat;
+pub mod rapl;
 pub mod sparse;
 pub mod specialisations;
 pub mod weight_schemes;

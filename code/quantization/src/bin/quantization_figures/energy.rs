@@ -10,9 +10,44 @@ use super::{figure_name, sidecar};
 /// The "model": one 4096×4096 layer (the size of a small language model's projection).
 const WIDTH: usize = 4096;
 
-// ANCHOR: energy_sweep
 /// For each format and batch: latency of one batch, and (with a counter) joules per inference
 /// above idle, from enough repetitions to fill `span`.
+// ANCHOR: energy_point
+/// One point of the sweep: the latency of one batch and, with a counter and the idle power,
+/// joules per inference above idle and the board's average power, from back-to-back
+/// submissions that fill `span` (the counter advances in steps of tens of milliseconds).
+fn measure_point(
+    ctx: &GpuContext,
+    gemm: &GemmOnDevice,
+    meter: Option<(&EnergyMeter, f64)>,
+    batch: usize,
+    span: Duration,
+) -> anyhow::Result<(f64, Option<f64>, Option<f64>)> {
+    gemm.time(ctx, 2)?;
+    let one = gemm.time(ctx, 5)?;
+    // Each submission holds enough dispatches for a tenth of the span.
+    let reps = ((span.as_secs_f64() / 10.0 / one).ceil() as usize).clamp(1, 2000);
+    let mut done = 0usize;
+    let mut run = || {
+        let start = Instant::now();
+        while start.elapsed() < span {
+            let mut e = ctx.device.create_command_encoder(&Default::default());
+            gemm.record(&mut e, reps);
+            ctx.queue.submit([e.finish()]);
+            ctx.wait().expect("GPU wait");
+            done += reps;
+        }
+    };
+    let Some((meter, idle_watts)) = meter else {
+        run();
+        return Ok((one, None, None));
+    };
+    let (joules, seconds) = meter.measure(&mut run)?;
+    let per_inference = (joules - idle_watts * seconds) / (done * batch) as f64;
+    Ok((one, Some(per_inference), Some(joules / seconds)))
+}
+// ANCHOR_END: energy_point
+
 pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let (width, batches, span): (usize, &[usize], _) = if args.quick {
         (256, &[1, 16, 64], Duration::from_millis(30))
@@ -59,32 +94,8 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                 notes.push(format!("{} not supported here", kind.label()));
                 break;
             };
-            gemm.time(ctx, 2)?;
-            let one = gemm.time(ctx, 5)?;
-            // Back-to-back submissions of `reps` dispatches until `span` has passed.
-            let reps = ((span.as_secs_f64() / 10.0 / one).ceil() as usize).clamp(1, 2000);
-            let mut done = 0usize;
-            let mut run = || {
-                let start = Instant::now();
-                while start.elapsed() < span {
-                    let mut e = ctx.device.create_command_encoder(&Default::default());
-                    gemm.record(&mut e, reps);
-                    ctx.queue.submit([e.finish()]);
-                    ctx.wait().expect("GPU wait");
-                    done += reps;
-                }
-            };
-            let (per_inference, watts) = match (&meter, idle) {
-                (Ok(m), Some(idle)) => {
-                    let (j, s) = m.measure(&mut run)?;
-                    let inferences = (done * batch) as f64;
-                    (Some((j - idle * s) / inferences), Some(j / s))
-                }
-                _ => {
-                    run();
-                    (None, None)
-                }
-            };
+            let meter = meter.as_ref().ok().zip(idle);
+            let (one, per_inference, watts) = measure_point(ctx, &gemm, meter, batch, span)?;
             let fmt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.6e}"));
             csv.row(&[
                 kind.label().into(),
@@ -108,7 +119,6 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         joules.push(sj);
         latency.push(sl);
     }
-    // ANCHOR_END: energy_sweep
     let dir = figures_dir();
     csv.write(&dir.join(format!("{name}.csv")))?;
     let adapter = ctx.adapter.get_info().name;

@@ -3,6 +3,7 @@
 //! - `bits`: the spiral model's accuracy against weight bit width (deterministic, any machine);
 //! - `gemm`: GEMM throughput of f32, f16 and int8 in WGSL on the GPU;
 //! - `energy`: joules per inference and latency against batch size (NVML, `--features nvml`);
+//! - `cpu-energy`: which CPU energy counters (RAPL) and DVFS controls exist; joules where readable;
 //! - `sparse`: dense vs CSR vs 2:4 Linear time against sparsity, on the GPU and on the CPU;
 //! - `point-cloud`: position error of a quantised point cloud against bits (deterministic);
 //! - `pruning`: a spiral MLP's accuracy against sparsity, pruned and retrained (deterministic);
@@ -15,6 +16,7 @@
 
 mod bits;
 mod coop_matrix;
+mod cpu_energy;
 mod energy;
 mod gemm;
 mod gemm_layout;
@@ -33,6 +35,7 @@ const PARTS: &[&str] = &[
     "bits",
     "gemm",
     "energy",
+    "cpu-energy",
     "sparse-gpu",
     "sparse-cpu",
     "point-cloud",
@@ -86,6 +89,9 @@ fn main() -> anyhow::Result<()> {
     }
     if args.wants("pruning") {
         pruning::run(args)?;
+    }
+    if args.wants("cpu-energy") {
+        cpu_energy::run(args)?;
     }
     if args.wants("sparse-tuned-cpu") {
         sparse_tuned::run(args)?;
