@@ -102,6 +102,26 @@ fn chrome_trace_scopes_hidden_same_microsecond_outer_first() {
         summary(&events(&p)),
         [("a".into(), 5, 4), ("b".into(), 5, 0), ("c".into(), 5, 0)]
     );
+    // Siblings in one microsecond, inside an outer scope of the same microsecond: the order
+    // they were opened in.
+    let mut p = ScopeProfiler::new(c.clone());
+    c.at(20);
+    p.begin("outer");
+    for name in ["first", "second", "third"] {
+        p.begin(name);
+        p.end().unwrap();
+    }
+    c.at(21);
+    p.end().unwrap();
+    assert_eq!(
+        summary(&events(&p)),
+        [
+            ("outer".into(), 20, 1),
+            ("first".into(), 20, 0),
+            ("second".into(), 20, 0),
+            ("third".into(), 20, 0)
+        ]
+    );
     grade_ok!("chrome_trace_scopes_hidden_same_microsecond_outer_first");
 }
 

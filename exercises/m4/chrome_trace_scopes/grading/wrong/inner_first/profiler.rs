@@ -4,8 +4,9 @@ use crate::{Clock, ScopeError};
 ///
 /// The trace is a JSON object `{"traceEvents": [...]}` holding one "complete" event per closed
 /// scope: `{"name": <name>, "ph": "X", "ts": <begin, µs>, "dur": <end - begin, µs>, "pid": 1,
-/// "tid": 1}`. Events are ordered by `ts`; a scope and a scope opened inside it at the same
-/// microsecond are ordered outer first. Names may hold any characters (quotes, backslashes,
+/// "tid": 1}`. Events are ordered by `ts`. Scopes that begin in the same microsecond keep the
+/// order in which they were opened: a scope comes before the scopes opened inside it, and before
+/// a sibling opened after it closed. Names may hold any characters (quotes, backslashes,
 /// newlines, non-ASCII): the output must stay valid JSON and give the names back unchanged.
 pub struct ScopeProfiler<C: Clock> {
     clock: C,
