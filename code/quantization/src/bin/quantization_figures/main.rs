@@ -12,7 +12,9 @@
 //! - `gemm-layout`: the tiled GEMM with `tile_b` strided and padded in workgroup memory;
 //! - `coop-matrix`: wgpu's experimental cooperative matrices, reported and, where offered, timed;
 //! - `small-formats`: octahedral normals' largest angle error, and a colour in RGB9E5 and
-//!   R11G11B10F (deterministic).
+//!   R11G11B10F (deterministic);
+//! - `narrowed-cpu`: the tuned dense product with neurons pruned away, beside CSR at the same
+//!   sparsity, at every thread count.
 
 mod bits;
 mod coop_matrix;
@@ -20,6 +22,7 @@ mod cpu_energy;
 mod energy;
 mod gemm;
 mod gemm_layout;
+mod narrowed;
 mod point_cloud;
 mod pruning;
 mod quant_linear;
@@ -45,6 +48,7 @@ const PARTS: &[&str] = &[
     "gemm-layout",
     "coop-matrix",
     "small-formats",
+    "narrowed-cpu",
 ];
 
 /// File names carry the machine label when one is given (`quant_h100_gemm`).
@@ -92,6 +96,9 @@ fn main() -> anyhow::Result<()> {
     }
     if args.wants("cpu-energy") {
         cpu_energy::run(args)?;
+    }
+    if args.wants("narrowed-cpu") {
+        narrowed::run(args)?;
     }
     if args.wants("sparse-tuned-cpu") {
         sparse_tuned::run(args)?;

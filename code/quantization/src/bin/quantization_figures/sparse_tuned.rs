@@ -20,13 +20,13 @@ const PANEL: usize = 128;
 /// W cut into column panels, each stored row-major (k × PANEL), so that every rayon task runs
 /// the packed micro-kernel on its own panel: with only 64 rows in x, splitting the rows would
 /// leave most threads idle.
-struct PanelledDense {
+pub(super) struct PanelledDense {
     k: usize,
     panels: Vec<Vec<f32>>,
 }
 
 impl PanelledDense {
-    fn new(w: &Tensor2D) -> Self {
+    pub(super) fn new(w: &Tensor2D) -> Self {
         let (k, n) = w.shape();
         let panels = (0..n)
             .step_by(PANEL)
@@ -42,7 +42,7 @@ impl PanelledDense {
     }
 
     /// Each panel's m × PANEL block of the output.
-    fn matmul(&self, x: &Tensor2D) -> Vec<Vec<f32>> {
+    pub(super) fn matmul(&self, x: &Tensor2D) -> Vec<Vec<f32>> {
         let m = x.rows();
         self.panels
             .par_iter()
@@ -69,7 +69,7 @@ fn assemble(blocks: &[Vec<f32>], m: usize, n: usize) -> Vec<f32> {
     out
 }
 
-fn thread_counts(quick: bool) -> Vec<usize> {
+pub(super) fn thread_counts(quick: bool) -> Vec<usize> {
     let cpus = MachineInfo::detect().logical_cpus.max(1);
     let mut counts: Vec<usize> = [1, 2, 4, 8, 16, 32, 64]
         .into_iter()
