@@ -119,11 +119,17 @@ fn nms_hidden_iou_of_boxes_without_area_is_zero_not_nan() {
     let point = b(1.0, 1.0, 1.0, 1.0);
     let line = b(0.0, 1.0, 4.0, 1.0);
     let inverted = b(4.0, 4.0, 0.0, 0.0);
+    // Inverted in x only: a raw (x1 - x0) * (y1 - y0) area is -16, and against a normal box
+    // of area 16 the union is 0.
+    let inverted_x = b(4.0, 0.0, 0.0, 4.0);
+    let square = b(0.0, 0.0, 4.0, 4.0);
     for (p, q) in [
         (point, point),
         (line, line),
         (point, b(0.0, 0.0, 2.0, 2.0)),
         (inverted, inverted),
+        (inverted_x, square),
+        (square, inverted_x),
     ] {
         let v = iou(&p, &q);
         assert_eq!(v, 0.0, "{p:?} {q:?} gave {v}");
