@@ -16,7 +16,6 @@ pub enum LetterboxError {
     },
 }
 
-// ANCHOR: letterbox
 /// How an image of `width × height` sits inside a square model input of `size × size`: scaled by
 /// one factor (no distortion) and centred, with padding on two sides.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,6 +28,7 @@ pub struct Letterbox {
     pub height: u32,
 }
 
+// ANCHOR: letterbox
 impl Letterbox {
     pub fn fit(width: u32, height: u32, size: u32) -> Result<Self, LetterboxError> {
         if width == 0 || height == 0 {
