@@ -16,7 +16,6 @@ fn first_lane(b: vec4u) -> u32 {
 // Each camera ray walks the tree as in `closest_hit`. At the top of every trip round the loop,
 // the lanes that run it together vote, and the lowest of them adds how many voted and how many
 // lanes the subgroup has: the hardware's own lane use, counted while the walk runs.
-// ANCHOR: lane_count
 @compute @workgroup_size(64)
 fn count_lanes(
     @builtin(global_invocation_id) id: vec3u,
@@ -32,6 +31,7 @@ fn count_lanes(
     var stack: array<u32, STACK_SIZE>;
     var top = 1u;
     stack[0] = 0u;
+    // ANCHOR: lane_count
     var trips = 0u;
     while top > 0u {
         let voters = subgroupBallot();
