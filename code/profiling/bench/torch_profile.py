@@ -14,6 +14,8 @@ Writes into --out:
   torch_profile_ops.csv    per operator: calls, CPU time, device time (totals over the frames)
   torch_profile_frames.csv per frame: CPU time, runtime calls, GPU work launched, GPU span
   torch_profile.json       sidecar: torch version, device, commit, command, date
+With --unscheduled the profiler wraps the frames with no schedule, as a bare `with profile()`
+does, and the files are named torch_unscheduled_* (its start-up then lands in the first frame).
 
     python3 code/profiling/bench/torch_profile.py --graph figures/profiling_graph_trace.json --out figures
 """
@@ -80,6 +82,9 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--iterations", type=int, default=4)
     ap.add_argument("--frames", type=int, default=5)
+    ap.add_argument("--unscheduled", action="store_true",
+                    help="profile without a schedule (the profiler's start-up lands in the first "
+                         "frame), writing torch_unscheduled_* instead")
     args = ap.parse_args()
 
     graph = read_graph(args.graph)
@@ -93,28 +98,36 @@ def main():
 
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
     os.makedirs(args.out, exist_ok=True)
-    trace = os.path.join(args.out, "torch_graph_trace.json")
-    plan = schedule(wait=WAIT, warmup=WARMUP, active=args.frames, repeat=1)
-    with profile(activities=activities, schedule=plan,
-                 on_trace_ready=lambda p: p.export_chrome_trace(trace)) as prof:
-        for _ in range(WAIT + WARMUP + args.frames):
-            with record_function("frame"):
-                frame(layers, x, args.iterations).cpu()
-            prof.step()
-
-    frames = step_table(trace)
-    with open(os.path.join(args.out, "torch_profile_frames.csv"), "w", newline="") as f:
+    prefix = "torch_unscheduled" if args.unscheduled else "torch"
+    trace = os.path.join(args.out, f"{prefix}_graph_trace.json")
+    if args.unscheduled:
+        with profile(activities=activities) as prof:
+            for _ in range(args.frames):
+                with record_function("frame"):
+                    frame(layers, x, args.iterations).cpu()
+        prof.export_chrome_trace(trace)
+        frames = step_table(trace, step="frame")
+    else:
+        plan = schedule(wait=WAIT, warmup=WARMUP, active=args.frames, repeat=1)
+        with profile(activities=activities, schedule=plan,
+                     on_trace_ready=lambda p: p.export_chrome_trace(trace)) as prof:
+            for _ in range(WAIT + WARMUP + args.frames):
+                with record_function("frame"):
+                    frame(layers, x, args.iterations).cpu()
+                prof.step()
+        frames = step_table(trace)
+    with open(os.path.join(args.out, f"{prefix}_profile_frames.csv"), "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(list(frames[0].keys()))
         out.writerows([list(r.values()) for r in frames])
-    with open(os.path.join(args.out, "torch_profile_ops.csv"), "w", newline="") as f:
+    with open(os.path.join(args.out, f"{prefix}_profile_ops.csv"), "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["name", "calls", "cpu_total_us", "device_total_us"])
         for e in prof.key_averages():
             device_us, _ = device_times(e)
             out.writerow([e.key, e.count, f"{e.cpu_time_total:.1f}", f"{device_us:.1f}"])
     sidecar = {
-        "figure": "torch_profile",
+        "figure": f"{prefix}_profile",
         "description": "torch.profiler of the random graph, same structure as profiling_graph_trace",
         "program": "code/profiling/bench/torch_profile.py",
         "machine": machine(),
@@ -126,14 +139,16 @@ def main():
         "tf32": False,
         "iterations": args.iterations,
         "frames": args.frames,
-        "schedule": {"wait": WAIT, "warmup": WARMUP, "active": args.frames},
+        "schedule": (None if args.unscheduled
+                     else {"wait": WAIT, "warmup": WARMUP, "active": args.frames}),
         "commit": os.environ.get("COURSE_COMMIT", "unknown"),
         "command": " ".join(["python3"] + sys.argv),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "load_average": list(os.getloadavg()),
-        "files": ["torch_profile_ops.csv", "torch_profile_frames.csv", "torch_graph_trace.json"],
+        "files": [f"{prefix}_profile_ops.csv", f"{prefix}_profile_frames.csv",
+                  f"{prefix}_graph_trace.json"],
     }
-    with open(os.path.join(args.out, "torch_profile.json"), "w") as f:
+    with open(os.path.join(args.out, f"{prefix}_profile.json"), "w") as f:
         json.dump(sidecar, f, indent=2)
     print(prof.key_averages().table(sort_by="cpu_time_total", row_limit=12))
 

@@ -12,14 +12,16 @@ import platform
 GPU_CATEGORIES = {"kernel", "gpu_memcpy", "gpu_memset"}
 
 
-def step_table(trace_path):
-    """One dict per profiled step: CPU time of the step, runtime calls made in it, GPU work it
-    launched (count, summed duration) and the GPU span from its first to its last piece of work."""
+def step_table(trace_path, step="ProfilerStep#"):
+    """One dict per profiled step: CPU time of the step, the profiler's own overhead events
+    inside it, runtime calls made in it, GPU work it launched (count, summed duration) and the
+    GPU span from its first to its last piece of work. A step is a CPU range whose name starts
+    with `step`: the profiler's `ProfilerStep#N`, or a `record_function` label."""
     with open(trace_path) as f:
         events = [e for e in json.load(f)["traceEvents"] if e.get("ph") == "X"]
     steps = sorted(
         (e for e in events
-         if e["name"].startswith("ProfilerStep#") and e.get("cat") == "user_annotation"),
+         if e["name"].startswith(step) and e.get("cat") == "user_annotation"),
         key=lambda e: e["ts"],
     )
 
@@ -31,6 +33,12 @@ def step_table(trace_path):
 
     launched = {}  # correlation id -> step index
     calls = [0] * len(steps)
+    overhead = [0.0] * len(steps)
+    for e in events:
+        if e.get("cat") == "overhead":
+            i = step_of(e["ts"])
+            if i is not None:
+                overhead[i] += e.get("dur", 0.0)
     for e in events:
         if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {}):
             i = step_of(e["ts"])
@@ -44,12 +52,13 @@ def step_table(trace_path):
             if i is not None:
                 work[i].append(e)
     rows = []
-    for s, n, w in zip(steps, calls, work):
+    for k, (s, n, w) in enumerate(zip(steps, calls, work)):
         busy = sum(e["dur"] for e in w)
         span = (max(e["ts"] + e["dur"] for e in w) - min(e["ts"] for e in w)) if w else 0.0
         rows.append({
-            "step": s["name"].split("#", 1)[1],
+            "step": s["name"].split("#", 1)[1] if "#" in s["name"] else str(k),
             "cpu_us": round(s["dur"], 1),
+            "profiler_overhead_us": round(overhead[k], 1),
             "runtime_calls": n,
             "gpu_items": len(w),
             "gpu_busy_us": round(busy, 1),
