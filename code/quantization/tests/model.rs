@@ -2,13 +2,39 @@
 
 use quantization::affine::Scheme;
 use quantization::fake_quant::{Granularity, fake_quantize};
-use quantization::model::{Mlp, accuracy, load, save, shipped, spirals, train};
+use quantization::model::{Mlp, accuracy, held_out_spirals, load, save, shipped, spirals, train};
 
 #[test]
 fn the_shipped_model_classifies_unseen_spirals() {
-    let test = spirals(3, 200, 8);
+    let test = held_out_spirals(3, 200, 21);
     let acc = accuracy(&shipped().forward(&test.x), &test.labels);
     assert!(acc > 0.97, "test accuracy {acc}");
+}
+
+#[test]
+fn held_out_points_lie_elsewhere_on_the_same_arms() {
+    let (train_set, held) = (spirals(3, 200, 7), held_out_spirals(3, 200, 7));
+    assert_eq!(
+        held.labels, train_set.labels,
+        "200 points per arm, in class order"
+    );
+    // Radius t of each point: the training grid is i/200; the held-out radii are random.
+    let radius = |x: &[f32]| x.chunks(2).map(|p| p[0].hypot(p[1])).collect::<Vec<_>>();
+    let (on_grid, held_radii) = (radius(train_set.x.data()), radius(held.x.data()));
+    let off_grid = held_radii
+        .iter()
+        .filter(|&&t| ((t * 200.0).round() - t * 200.0).abs() > 1e-3)
+        .count();
+    assert!(
+        off_grid > 590,
+        "only {off_grid} of 600 radii are off the training grid"
+    );
+    assert!(
+        on_grid
+            .iter()
+            .all(|&t| ((t * 200.0).round() - t * 200.0).abs() < 1e-3)
+    );
+    assert!(held_radii.iter().all(|&t| (0.0..1.0).contains(&t)));
 }
 
 #[test]

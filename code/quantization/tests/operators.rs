@@ -7,7 +7,7 @@ use computational_graphs::ops::{cpu, gpu::Pipelines};
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
 use gpu_context::GpuContext;
-use quantization::model::{GraphLayer, accuracy, model_graph, shipped, spirals};
+use quantization::model::{GraphLayer, accuracy, held_out_spirals, model_graph, shipped};
 use quantization::ops::{DotKind, QuantLinear, RowQuant, SparseLinear};
 use quantization::prune::{prune_2_4, prune_magnitude};
 use quantization::sparse::{Csr, Sparse24, Weights};
@@ -143,7 +143,7 @@ fn a_wrong_input_width_is_a_shape_error_naming_the_layer() {
 #[test]
 fn the_model_graph_is_accurate_on_cpu_and_gpu_in_f32_and_int8() {
     let ctx = GpuContext::for_tests();
-    let test = spirals(3, 40, 8);
+    let test = held_out_spirals(3, 40, 8);
     let model = shipped();
     let batch = test.x.rows();
     for layer in [GraphLayer::F32, GraphLayer::Int8(DotKind::Builtin)] {

@@ -16,5 +16,5 @@ pub(crate) use finetune::{Moments, gradients, shuffle};
 pub use graph::{GraphLayer, model_graph};
 pub use mlp::{Mlp, accuracy, train};
 pub use pruning::{Pruning, apply_masks, hidden_masks, hidden_sparsity};
-pub use spirals::{Dataset, SpiralTask, spirals};
+pub use spirals::{Dataset, SpiralTask, held_out_spirals, spirals};
 pub use weights::{load, save, shipped, write};

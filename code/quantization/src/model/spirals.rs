@@ -29,6 +29,28 @@ pub fn spirals(classes: usize, per_class: usize, seed: u64) -> Dataset {
 }
 // ANCHOR_END: spirals
 
+// ANCHOR: held_out
+/// Points the model has never seen: the arms of [`spirals`], but each point's place along its
+/// arm drawn at random (evenly over the radius, as the grid of `spirals` is) with fresh noise.
+/// `spirals` with another seed only re-noises the training grid; this draws new places as well.
+pub fn held_out_spirals(classes: usize, per_class: usize, seed: u64) -> Dataset {
+    let mut rng = SplitMix64::new(seed);
+    let mut data = Vec::with_capacity(classes * per_class * 2);
+    let mut labels = Vec::with_capacity(classes * per_class);
+    for c in 0..classes {
+        for _ in 0..per_class {
+            let t = rng.next_f32();
+            let angle =
+                4.0 * t + c as f32 * std::f32::consts::TAU / classes as f32 + rng.symmetric(0.2);
+            data.extend([t * angle.cos(), t * angle.sin()]);
+            labels.push(c);
+        }
+    }
+    let x = Tensor2D::new(classes * per_class, 2, data).expect("two numbers per point");
+    Dataset { x, labels }
+}
+// ANCHOR_END: held_out
+
 // ANCHOR: spiral_task
 /// A harder spiral problem for pruning experiments: `turns` full turns per arm and angular
 /// noise of up to `noise` radians. Unlike [`spirals`], each point's place along its arm is drawn

@@ -1,0 +1,122 @@
+//! The time one batch takes through the model's graph, on the CPU and on the GPU.
+
+use std::time::Instant;
+
+use bench_harness::{Csv, Figure, FigureArgs, LineChart, Series, Sidecar, Stats, measure};
+use computational_graphs::graph::runner_cpu::{self, Workspace};
+use computational_graphs::graph::{fuse, runner_gpu, validate};
+use computational_graphs::ops::gpu::Pipelines;
+use computational_graphs::rng::SplitMix64;
+use computational_graphs::tensor::Tensor2D;
+use gpu_context::GpuContext;
+use quantization::model::{GraphLayer, model_graph, shipped};
+
+fn points(batch: usize) -> Tensor2D {
+    let mut rng = SplitMix64::new(3);
+    let data = (0..2 * batch).map(|_| rng.symmetric(1.0)).collect();
+    Tensor2D::new(batch, 2, data).expect("two numbers per point")
+}
+
+/// Enough samples for a stable median, fewer for the batches that take long.
+fn samples(batch: usize, quick: bool) -> usize {
+    match (quick, batch) {
+        (true, _) => 5,
+        (false, b) if b >= 16_384 => 15,
+        _ => 51,
+    }
+}
+
+/// One CSV row; `first` is the GPU runner's build (pipelines, buffers) and first run.
+fn row(csv: &mut Csv, runner: &str, batch: usize, s: Stats, first: Option<f64>) {
+    csv.row(&[
+        runner.into(),
+        batch.to_string(),
+        s.samples.to_string(),
+        format!("{:.2}", s.median * 1e6),
+        format!("{:.2}", s.p10 * 1e6),
+        format!("{:.2}", s.p90 * 1e6),
+        format!("{:.3}", s.median * 1e9 / batch as f64),
+        first.map_or(String::new(), |f| format!("{f:.0}")),
+    ]);
+}
+
+pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
+    let ctx = GpuContext::new()?;
+    eprintln!("GPU: {}", ctx.report().to_json());
+    let model = shipped();
+    let batches: &[usize] = if args.quick {
+        &[1, 16, 256, 4096]
+    } else {
+        &[1, 16, 256, 4096, 65_536]
+    };
+    let mut csv = Csv::new(&[
+        "runner",
+        "batch",
+        "samples",
+        "median_us",
+        "p10_us",
+        "p90_us",
+        "ns_per_point",
+        "first_run_us",
+    ]);
+    let (mut cpu_series, mut gpu_series) = (
+        Series::new("CPU runner, 1 thread"),
+        Series::new("GPU runner"),
+    );
+    for &batch in batches {
+        let graph = fuse(&validate(&model_graph(&model, batch, GraphLayer::F32)?)?);
+        let inputs = [points(batch)];
+        let n = samples(batch, args.quick);
+
+        let mut workspace = Workspace::new(&graph);
+        let cpu = measure(3, n, || {
+            runner_cpu::run_reusing(&graph, &inputs, &mut workspace).expect("shapes checked");
+        });
+
+        let start = Instant::now();
+        let program = runner_gpu::build(&ctx, &graph, Pipelines::Cached)?;
+        program.run(&ctx, &inputs)?;
+        let first = start.elapsed().as_secs_f64() * 1e6;
+        let gpu = measure(3, n, || {
+            program.run(&ctx, &inputs).expect("shapes checked");
+        });
+
+        println!(
+            "latency batch {batch:>6}: cpu {:>10.1} µs, gpu {:>10.1} µs (first run {first:.0} µs)",
+            cpu.median * 1e6,
+            gpu.median * 1e6
+        );
+        cpu_series.point(batch as f64, cpu.median * 1e6);
+        gpu_series.point(batch as f64, gpu.median * 1e6);
+        row(&mut csv, "cpu", batch, cpu, None);
+        row(&mut csv, "gpu", batch, gpu, Some(first));
+    }
+    let report = ctx.report();
+    let name = args.figure_name("inference", "latency");
+    let chart = LineChart {
+        title: "Spiral MLP (2→64→64→3): time per batch".into(),
+        subtitle: format!(
+            "f32 graph, fused; GPU time includes upload and read-back; {}",
+            report.name
+        ),
+        x_label: "batch (points)".into(),
+        y_label: "median time per batch (µs)".into(),
+        log_x: true,
+        log_y: true,
+        series: vec![cpu_series, gpu_series],
+        markers: vec![],
+    };
+    let mut sidecar = Sidecar::new(
+        &name,
+        "One batch through the spiral MLP's fused f32 graph: CPU runner (one thread, reused \
+         buffers) against the GPU runner (upload, kernels, read-back), median of repeated runs \
+         after 3 warm-up runs",
+    );
+    sidecar.adapter_json = Some(report.to_json());
+    sidecar.notes = vec![format!("quick mode: {}", args.quick)];
+    Figure::new(sidecar)
+        .table(&csv)
+        .chart(chart.to_svg())
+        .write()?;
+    Ok(())
+}
