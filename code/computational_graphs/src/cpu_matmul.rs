@@ -8,7 +8,7 @@ pub mod packed_fma;
 use rayon::prelude::*;
 
 pub use packed::{packed, packed_parallel};
-pub use packed_fma::packed_fma;
+pub use packed_fma::{packed_fma, packed_fma_parallel};
 
 // ANCHOR: naive
 /// The textbook triple loop (i, j, p). The inner loop walks down a column of B: each step

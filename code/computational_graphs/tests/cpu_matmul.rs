@@ -6,7 +6,7 @@ use computational_graphs::rng::SplitMix64;
 #[test]
 fn every_cpu_variant_matches_the_reference() {
     type Matmul = fn(&[f32], &[f32], &mut [f32], usize, usize, usize);
-    let variants: [(&str, Matmul); 7] = [
+    let variants: [(&str, Matmul); 8] = [
         ("naive", cpu_matmul::naive),
         ("ikj", cpu_matmul::ikj),
         ("blocked", cpu_matmul::blocked),
@@ -14,6 +14,7 @@ fn every_cpu_variant_matches_the_reference() {
         ("packed", cpu_matmul::packed),
         ("packed_parallel", cpu_matmul::packed_parallel),
         ("packed_fma", cpu_matmul::packed_fma),
+        ("packed_fma_parallel", cpu_matmul::packed_fma_parallel),
     ];
     let mut rng = SplitMix64::new(9);
     // 1×N, N×1, odd, and (70, 260, 1030): past one packed block in every direction.
@@ -27,8 +28,8 @@ fn every_cpu_variant_matches_the_reference() {
         (70, 260, 1030),
     ];
     // Every kernel this CPU has, not only the widest one `packed_fma` picks.
-    use cpu_matmul::packed_fma::{Kernel, packed_with};
-    let kernels: [(&str, Matmul); 3] = [
+    use cpu_matmul::packed_fma::{Kernel, packed_parallel_with, packed_with};
+    let kernels: [(&str, Matmul); 5] = [
         ("avx512", |a, b, c, m, k, n| {
             packed_with(Kernel::Avx512, a, b, c, m, k, n)
         }),
@@ -37,6 +38,12 @@ fn every_cpu_variant_matches_the_reference() {
         }),
         ("portable", |a, b, c, m, k, n| {
             packed_with(Kernel::Portable, a, b, c, m, k, n)
+        }),
+        ("avx512 on rayon", |a, b, c, m, k, n| {
+            packed_parallel_with(Kernel::Avx512, a, b, c, m, k, n)
+        }),
+        ("avx2 on rayon", |a, b, c, m, k, n| {
+            packed_parallel_with(Kernel::Avx2Fma, a, b, c, m, k, n)
         }),
     ];
     let variants: Vec<(&str, Matmul)> = variants.into_iter().chain(kernels).collect();

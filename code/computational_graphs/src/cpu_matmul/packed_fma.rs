@@ -44,6 +44,46 @@ pub fn packed_fma(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: us
     packed_with(kernel(), a, b, c, m, k, n);
 }
 
+/// [`packed_fma`] on rayon: C is cut into one band of rows per thread, and each task runs the
+/// whole single-threaded multiply (`packed_with`) on its band of A's rows.
+///
+/// Each task packs all of B for itself, which a shared packed B would save. The single-thread
+/// path is kept as it is because it is the one LLVM vectorises: a closure handed to rayon is not
+/// compiled with its caller's `target_feature`s, and a kernel called from one through a
+/// `target_feature` function came out as gathers and scatters, 70× slower.
+pub fn packed_fma_parallel(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
+    packed_parallel_with(kernel(), a, b, c, m, k, n);
+}
+
+/// [`packed_fma_parallel`] with a chosen kernel; one the CPU lacks falls back to the portable one.
+pub fn packed_parallel_with(
+    kernel: Kernel,
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+    m: usize,
+    k: usize,
+    n: usize,
+) {
+    use rayon::prelude::*;
+    // A multiple of 8 rows (both tiles' height divides it, so no band ends in a padded tile
+    // except the last), enough bands for every thread.
+    let band = m
+        .div_ceil(rayon::current_num_threads())
+        .next_multiple_of(8)
+        .max(8);
+    if m == 0 || n == 0 {
+        return;
+    }
+    c[..m * n]
+        .par_chunks_mut(band * n)
+        .zip(a[..m * k].par_chunks(band * k.max(1)))
+        .for_each(|(c_band, a_band)| {
+            let rows = c_band.len() / n;
+            packed_with(kernel, a_band, b, c_band, rows, k, n);
+        });
+}
+
 /// [`packed_fma`] with a chosen kernel; one the CPU lacks falls back to the portable one.
 pub fn packed_with(
     kernel: Kernel,

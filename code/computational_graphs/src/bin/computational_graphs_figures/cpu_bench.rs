@@ -1,98 +1,181 @@
-//! CPU matrix multiply at 512²: naive, ikj, blocked, parallel, and matrixmultiply.
+//! CPU matrix multiply at 512², one thread against one thread and all threads against all
+//! threads: the loop orders, cache blocking, the packed multiply with its portable and its FMA
+//! micro-kernel, each on one core and on rayon, against `matrixmultiply` on one thread and on
+//! as many as rayon uses (timed in a child process each, see `matrixmultiply_worker`).
 
-use bench_harness::{BarChart, Csv, MachineInfo, black_box, figures_dir, measure};
-use computational_graphs::cpu_matmul;
+use bench_harness::{BarChart, Figure, MachineInfo, Stats, black_box, figures_dir, measure};
+use computational_graphs::cpu_matmul::{self, packed_fma};
 use computational_graphs::rng::SplitMix64;
+use serde::Serialize;
 
 use crate::args::Args;
+use crate::matrixmultiply_worker;
+
+/// One line of `<prefix>_cpu_matmul.csv`.
+#[derive(Serialize)]
+struct CpuMatmulRecord {
+    variant: String,
+    /// Threads the variant may use: 1, or the threaded group's count.
+    threads: usize,
+    size: usize,
+    median_ms: f64,
+    p10_ms: f64,
+    p90_ms: f64,
+    gflops: f64,
+    speedup_vs_naive: f64,
+    /// Median time over `matrixmultiply`'s with the same number of threads.
+    time_vs_matrixmultiply: f64,
+    /// Threads alive in `matrixmultiply`'s worker process (Linux; empty for our variants).
+    os_threads: Option<usize>,
+}
+
+type Matmul = fn(&[f32], &[f32], &mut [f32], usize, usize, usize);
+
+/// A timed variant: name, threads, times, and threads seen in a worker process.
+type Timed = (String, usize, Stats, Option<usize>);
+
+/// The FMA kernel's name on this CPU, for the table.
+fn fma_kernel_name() -> &'static str {
+    match packed_fma::kernel() {
+        packed_fma::Kernel::Avx512 => "AVX-512 kernel 8x32",
+        packed_fma::Kernel::Avx2Fma => "AVX2+FMA kernel 6x16",
+        packed_fma::Kernel::Portable => "no FMA: SSE2 kernel 4x8",
+    }
+}
 
 pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let n = 512;
-    let mut rng = SplitMix64::new(512);
+    let mut rng = SplitMix64::new(n as u64);
     let a: Vec<f32> = (0..n * n).map(|_| rng.symmetric(1.0)).collect();
     let b: Vec<f32> = (0..n * n).map(|_| rng.symmetric(1.0)).collect();
     let mut c = vec![0.0f32; n * n];
     let flops = 2.0 * (n as f64).powi(3);
-    type Matmul = fn(&[f32], &[f32], &mut [f32], usize, usize, usize);
-    let variants: [(&str, Matmul); 7] = [
-        ("naive ijk", cpu_matmul::naive),
-        ("ikj order", cpu_matmul::ikj),
-        ("cache-blocked", cpu_matmul::blocked),
-        ("blocked + rayon", cpu_matmul::parallel),
-        ("packed micro-kernel", cpu_matmul::packed),
-        ("packed + rayon", cpu_matmul::packed_parallel),
-        ("matrixmultiply", cpu_matmul::reference),
+    let threads = rayon::current_num_threads();
+    let fma = fma_kernel_name();
+    let single: [(String, Matmul); 5] = [
+        ("naive ijk".into(), cpu_matmul::naive),
+        ("ikj order".into(), cpu_matmul::ikj),
+        ("cache-blocked".into(), cpu_matmul::blocked),
+        ("packed, SSE2 kernel 4x8".into(), cpu_matmul::packed),
+        (format!("packed, {fma}"), cpu_matmul::packed_fma),
+    ];
+    let threaded: [(String, Matmul); 3] = [
+        ("blocked + rayon".into(), cpu_matmul::parallel),
+        (
+            "packed + rayon, SSE2 kernel 4x8".into(),
+            cpu_matmul::packed_parallel,
+        ),
+        (
+            format!("packed + rayon, {fma}"),
+            cpu_matmul::packed_fma_parallel,
+        ),
     ];
     let (warmup, samples) = if args.quick { (1, 5) } else { (2, 10) };
-    let mut csv = Csv::new(&[
-        "variant",
-        "size",
-        "median_ms",
-        "p10_ms",
-        "p90_ms",
-        "gflops",
-        "speedup_vs_naive",
-    ]);
+    let time = |f: Matmul, c: &mut Vec<f32>| {
+        measure(warmup, samples, || {
+            f(&a, &b, c, n, n, n);
+            black_box(&*c);
+        })
+    };
+    // (name, threads, stats, os_threads), one group per thread count, matrixmultiply last.
+    let mut groups: Vec<Vec<Timed>> = Vec::new();
+    for (list, t) in [(&single[..], 1), (&threaded[..], threads)] {
+        let mut group = Vec::new();
+        for (name, f) in list {
+            eprintln!("cpu matmul: {name}");
+            group.push((name.clone(), t, time(*f, &mut c), None));
+        }
+        eprintln!("cpu matmul: matrixmultiply on {t} thread(s), in a worker process");
+        let mm = matrixmultiply_worker::time(n, t, warmup, samples)?;
+        let label = match mm.threads {
+            1 => "matrixmultiply, one thread".to_owned(),
+            t => format!("matrixmultiply, {t} threads"),
+        };
+        group.push((label, mm.threads, mm.stats, mm.os_threads));
+        groups.push(group);
+    }
+    let naive = groups[0][0].2.median;
+    let mut records = Vec::new();
     let mut bars = Vec::new();
-    let mut naive_median = None;
-    let mut table = Vec::new();
-    for (name, f) in variants {
-        eprintln!("cpu matmul: {name}");
-        let stats = measure(warmup, samples, || {
-            f(&a, &b, &mut c, n, n, n);
-            black_box(&c);
-        });
-        let base = *naive_median.get_or_insert(stats.median);
-        let gflops = flops / stats.median / 1e9;
-        csv.row(&[
-            name.into(),
-            n.to_string(),
-            format!("{:.4}", stats.median * 1e3),
-            format!("{:.4}", stats.p10 * 1e3),
-            format!("{:.4}", stats.p90 * 1e3),
-            format!("{gflops:.2}"),
-            format!("{:.2}", base / stats.median),
-        ]);
-        table.push((name, stats.median * 1e3, gflops, base / stats.median));
-        bars.push((
-            name.to_owned(),
-            gflops,
-            Some((flops / stats.p90 / 1e9, flops / stats.p10 / 1e9)),
-        ));
+    for group in &groups {
+        let reference = group.last().map_or(1.0, |r| r.2.median);
+        for (name, t, s, os_threads) in group {
+            records.push(CpuMatmulRecord {
+                variant: name.clone(),
+                threads: *t,
+                size: n,
+                median_ms: round(s.median * 1e3, 4),
+                p10_ms: round(s.p10 * 1e3, 4),
+                p90_ms: round(s.p90 * 1e3, 4),
+                gflops: round(flops / s.median / 1e9, 2),
+                speedup_vs_naive: round(naive / s.median, 2),
+                time_vs_matrixmultiply: round(s.median / reference, 3),
+                os_threads: *os_threads,
+            });
+            let g = |t: f64| flops / t / 1e9;
+            bars.push((
+                format!("{name} ({t}T)"),
+                g(s.median),
+                Some((g(s.p90), g(s.p10))),
+            ));
+        }
     }
-    let machine = MachineInfo::detect();
-    let dir = figures_dir();
+    let machine = args
+        .machine
+        .clone()
+        .unwrap_or_else(|| MachineInfo::detect().summary());
     let name = format!("{}_cpu_matmul", args.prefix);
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    let reference = table.last().map_or(1.0, |r| r.1);
-    let mut md = format!(
-        "| variant ({n}³ f32) | ms | GFLOP/s | speed-up vs naive | time vs matrixmultiply |\n| --- | ---: | ---: | ---: | ---: |\n"
+    let mut sidecar = args.sidecar(
+        &name,
+        "CPU matmul variants at 512³, one thread against one thread and threaded against \
+         threaded; median GFLOP/s, whiskers p10–p90",
+        None,
     );
-    for (v, ms, g, speedup) in &table {
-        md.push_str(&format!(
-            "| {v} | {ms:.2} | {} | {speedup:.1}× | {:.2}× |\n",
-            crate::ladder_bench::sig(*g),
-            ms / reference
-        ));
-    }
-    md.push_str(&format!(
-        "\nMeasured on {}.\n",
-        args.machine.clone().unwrap_or_else(|| machine.summary())
+    sidecar.notes.push(format!(
+        "threaded group: {threads} rayon threads; matrixmultiply (threading feature) in a child \
+         process with MATMUL_NUM_THREADS set, capped at {} by the crate; FMA kernel: {fma}; \
+         median of {samples} after {warmup} warm-ups",
+        matrixmultiply_worker::MAX_THREADS
     ));
-    std::fs::write(dir.join(format!("{name}.md")), md)?;
-    BarChart {
-        title: format!("CPU matrix multiply {n}×{n}×{n}, f32"),
-        subtitle: args.machine.clone().unwrap_or_else(|| machine.summary()),
+    let chart = BarChart {
+        title: format!("CPU matrix multiply {n}×{n}×{n}, f32 (threads in brackets)"),
+        subtitle: machine.clone(),
         y_label: "GFLOP/s (higher is better)".into(),
         log_y: true,
         bars,
-    }
-    .write(&dir.join(format!("{name}.svg")))?;
-    args.sidecar(
-        &name,
-        "CPU matmul variants, median GFLOP/s; whiskers p10–p90",
-        None,
-    )
-    .write(&dir.join(format!("{name}.json")))?;
+    };
+    Figure::new(sidecar)
+        .rows(&records)?
+        .chart(chart.to_svg())
+        .extra(&format!("{name}.md"), markdown(&records, &machine))
+        .write_to(&figures_dir())?;
     Ok(())
+}
+
+/// Rounds to `digits` decimals: the precision the timer has, not more.
+fn round(x: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (x * scale).round() / scale
+}
+
+/// The table the book includes: one line per variant, 2–3 significant figures.
+fn markdown(records: &[CpuMatmulRecord], machine: &str) -> String {
+    let sig = crate::ladder_bench::sig;
+    let mut md = String::from(
+        "| variant (512³ f32) | threads | ms | GFLOP/s | speed-up vs naive | time vs matrixmultiply, same threads |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    for r in records {
+        md.push_str(&format!(
+            "| {} | {} | {} | {} | {}× | {}× |\n",
+            r.variant,
+            r.threads,
+            sig(r.median_ms),
+            sig(r.gflops),
+            sig(r.speedup_vs_naive),
+            sig(r.time_vs_matrixmultiply),
+        ));
+    }
+    md.push_str(&format!("\nMeasured on {machine}.\n"));
+    md
 }

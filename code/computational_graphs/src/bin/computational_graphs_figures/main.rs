@@ -20,6 +20,7 @@ mod cpu_kernel_bench;
 mod cpu_roofs;
 mod floor_bench;
 mod ladder_bench;
+mod matrixmultiply_worker;
 mod overlap_bench;
 mod redraw;
 mod roofline;
@@ -38,6 +39,11 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {
+    // A child started by `matrixmultiply_worker::time`: it times and exits, nothing else.
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    if argv.first().map(String::as_str) == Some(matrixmultiply_worker::WORKER_ARG) {
+        return matrixmultiply_worker::run_worker(&argv[1..]);
+    }
     let args = args::Args::parse()?;
     if let Some(path) = &args.export_graphs {
         std::fs::write(path, sweep::export(&args))?;
