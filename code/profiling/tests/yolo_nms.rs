@@ -3,6 +3,7 @@
 
 use profiling_lab::yolo::{
     BoxXyxy, Detection, generated_detections, nms_by_class, nms_compacting, nms_scan, nms_sorted,
+    nms_sorted_copied,
 };
 use proptest::prelude::*;
 
@@ -43,6 +44,11 @@ fn compacting_visits_what_the_scan_visits_and_less_than_the_walk() {
     let (_, sorted) = nms_sorted(&dets, 0.25, 0.45);
     let (_, compact) = nms_compacting(&dets, 0.25, 0.45);
     let (_, by_class) = nms_by_class(&dets, 0.25, 0.45);
+    let (_, copied) = nms_sorted_copied(&dets, 0.25, 0.45);
+    assert_eq!(
+        copied, sorted,
+        "copying the boxes changes where they are, not the work"
+    );
     assert_eq!(compact.visits, scan.visits);
     assert!(compact.visits < sorted.visits, "{compact:?} {sorted:?}");
     // The same IoU tests in all three: only the boxes visited between them differ.
@@ -77,7 +83,7 @@ proptest! {
         max_iou in prop::sample::select(vec![0.0f32, 0.25, 1.0 / 3.0, 0.45, 0.5, 1.0]),
     ) {
         let (reference, reference_work) = nms_scan(&dets, min_score, max_iou);
-        for nms in [nms_sorted, nms_compacting, nms_by_class] {
+        for nms in [nms_sorted, nms_sorted_copied, nms_compacting, nms_by_class] {
             let (kept, work) = nms(&dets, min_score, max_iou);
             prop_assert_eq!(&kept, &reference);
             prop_assert!(work.iou_tests <= reference_work.iou_tests);

@@ -75,6 +75,41 @@ pub fn nms_sorted(dets: &[Detection], min_score: f32, max_iou: f32) -> (Vec<usiz
 }
 // ANCHOR_END: nms_sorted
 
+/// [`nms_sorted`] with the candidates first copied into score order, so that the walk reads the
+/// boxes one after another instead of jumping through `order` into `dets`. It looks at the same
+/// boxes and makes the same IoU tests; only where the boxes sit in memory differs. A probe of
+/// what one look costs, for the case study, more than a faster NMS.
+pub fn nms_sorted_copied(
+    dets: &[Detection],
+    min_score: f32,
+    max_iou: f32,
+) -> (Vec<usize>, NmsStats) {
+    let mut stats = NmsStats::default();
+    let mut order = candidates(dets, min_score);
+    order.sort_by(|&a, &b| by_score(dets, b, a));
+    let ranked: Vec<Detection> = order.iter().map(|&i| dets[i]).collect();
+    let mut suppressed = vec![false; ranked.len()];
+    let mut kept = Vec::new();
+    for (rank, best) in ranked.iter().enumerate() {
+        if suppressed[rank] {
+            continue;
+        }
+        kept.push(order[rank]);
+        stats.visits += (ranked.len() - rank - 1) as u64;
+        for (later, other) in ranked.iter().enumerate().skip(rank + 1) {
+            if suppressed[later] || other.class != best.class {
+                continue;
+            }
+            stats.iou_tests += 1;
+            if other.bbox.iou(&best.bbox) > max_iou {
+                suppressed[later] = true;
+            }
+        }
+    }
+    stats.scans = order.len() as u64;
+    (kept, stats)
+}
+
 /// Higher score first; ties go to the lower index, so both versions agree exactly.
 pub(super) fn by_score(dets: &[Detection], a: usize, b: usize) -> std::cmp::Ordering {
     dets[a]

@@ -1,9 +1,10 @@
-//! `profiling_nms`: four NMS versions on generated boxes (scan for the best, sort once and walk,
-//! sort once and compact, compact per class): time and work counts.
+//! `profiling_nms`: five NMS versions on generated boxes (scan for the best, sort once and walk,
+//! the same walk over a copy in score order, sort once and compact, compact per class): time and
+//! work counts.
 
 use bench_harness::{Csv, LineChart, Series, Sidecar, black_box, figures_dir, measure};
 use profiling_lab::yolo::{
-    generated_detections, nms_by_class, nms_compacting, nms_scan, nms_sorted,
+    generated_detections, nms_by_class, nms_compacting, nms_scan, nms_sorted, nms_sorted_copied,
 };
 
 use crate::Args;
@@ -27,16 +28,23 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         "us_p10",
         "us_p90",
     ]);
-    let names = ["scan", "sorted", "compacting", "by_class"];
+    let names = ["scan", "sorted", "sorted_copied", "compacting", "by_class"];
     let mut series = [
         Series::new("scan for the best"),
         Series::new("sort once, walk"),
+        Series::new("sort once, walk a copy in score order"),
         Series::new("sort once, compact"),
         Series::new("compact per class"),
     ];
     for &count in counts {
         let dets = generated_detections(42, count, 640.0, 640.0);
-        let versions = [nms_scan, nms_sorted, nms_compacting, nms_by_class];
+        let versions = [
+            nms_scan,
+            nms_sorted,
+            nms_sorted_copied,
+            nms_compacting,
+            nms_by_class,
+        ];
         for (version, nms) in versions.into_iter().enumerate() {
             let (kept, work) = nms(&dets, 0.25, 0.45);
             let stats = measure(1, samples, || {
@@ -78,7 +86,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     .write(&dir.join("profiling_nms.svg"))?;
     Sidecar::new(
         "profiling_nms",
-        "Four NMS versions on generated scenes of about 40 candidates per object: wall time per call, \
+        "Five NMS versions on generated scenes of about 40 candidates per object: wall time per call, \
          boxes kept, IoU tests, candidates scanned and boxes visited by the suppression passes.",
     )
     .write(&dir.join("profiling_nms.json"))?;
