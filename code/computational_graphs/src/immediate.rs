@@ -140,7 +140,7 @@ pub async fn run_graph_async(
                     .iter()
                     .map(|&id| graph.value(&values, id))
                     .collect();
-                crate::graph::custom_run_immediate(ctx, op, &inputs).await?
+                crate::backend::custom_run_immediate(ctx, op, &inputs).await?
             }
             // Transfers are copies between host values here: the data is on the host anyway.
             None => graph.value(&values, b[0]).clone(),
@@ -161,10 +161,10 @@ pub async fn run_graph_async(
 
 /// A custom operator on its own: upload its inputs, run its kernel, read the result back.
 pub fn custom(ctx: &GpuContext, op: &Custom, inputs: &[&Tensor2D]) -> Result<Tensor2D, Error> {
-    gpu_context::block_on(crate::graph::custom_run_immediate(ctx, op, inputs))
+    gpu_context::block_on(crate::backend::custom_run_immediate(ctx, op, inputs))
 }
 
 /// The same graph on the CPU, operator by operator (the reference for every runner).
 pub fn cpu_reference(graph: &VerifiedGraph, inputs: &[Tensor2D]) -> Result<Vec<Tensor2D>, Error> {
-    crate::graph::runner_cpu::run(graph, inputs)
+    crate::backend::runner_cpu::run(graph, inputs)
 }

@@ -26,6 +26,7 @@
 //! ```
 
 pub mod autograd;
+pub mod backend;
 pub mod compiler;
 pub mod cpu_matmul;
 mod error;

@@ -1,7 +1,7 @@
 //! Lowering: every compute node becomes a list of op codes over its output's rows × columns,
 //! and element-wise op codes are merged into the kernel that produces their input.
 
-use crate::graph::count_readers;
+use super::fuse::count_readers;
 use crate::graph::{BufferId, NodeKind, VerifiedGraph};
 
 // ANCHOR: opcode

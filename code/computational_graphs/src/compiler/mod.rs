@@ -5,16 +5,16 @@
 //!    kernel that produces their input;
 //! 3. [`codegen`]: turn each kernel's op codes into WGSL source (programs are just strings),
 //!    specialised for its shapes ([`specialise`]);
-//! 4. [`run`]: compile the sources (cached by source text) and run them as a [`crate::gpu_program::GpuProgram`];
+//! 4. [`run`]: compile the sources (cached by source text) and run them as a [`crate::backend::gpu_program::GpuProgram`];
 //!    a Linear may instead run on a tuned matmul, chosen by a heuristic or by the [`autotune`]r.
 
 pub mod autotune;
 pub mod codegen;
+pub mod fuse;
 pub mod lower;
 pub mod run;
 pub mod specialise;
 
-/// Fusion lives with [`crate::graph::VerifiedGraph`]; re-exported here, where the book meets it.
-pub use crate::graph::fuse;
 pub use codegen::Options;
+pub use fuse::fuse;
 pub use run::{CompiledGraph, LinearKernels, compile, compile_choosing_kernels, compile_with};

@@ -4,8 +4,8 @@
 use gpu_context::GpuContext;
 
 use super::gpu_program::GpuProgram;
-use super::{NodeKind, VerifiedGraph};
 use crate::Error;
+use crate::graph::{NodeKind, VerifiedGraph};
 use crate::ops::gpu::{Dispatch, Pipelines, dims_buffer, pipeline};
 
 // ANCHOR: build

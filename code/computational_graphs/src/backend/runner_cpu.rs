@@ -1,8 +1,8 @@
 //! The CPU runner: interprets verified nodes with the CPU operators. Transfers are copies of
 //! host values (the data never leaves the CPU), kept so that one list serves both runners.
 
-use super::{BufferId, Contents, Node, NodeKind, VerifiedGraph};
 use crate::Error;
+use crate::graph::{BufferId, Contents, Node, NodeKind, VerifiedGraph};
 use crate::ops::cpu;
 use crate::tensor::Tensor2D;
 

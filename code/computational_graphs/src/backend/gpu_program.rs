@@ -5,8 +5,8 @@
 use gpu_context::wgpu;
 use gpu_context::{GpuContext, ReadbackBuffer};
 
-use super::{BufferId, Contents, NodeKind, VerifiedGraph};
 use crate::Error;
+use crate::graph::{BufferId, Contents, NodeKind, VerifiedGraph};
 use crate::ops::gpu::Dispatch;
 use crate::tensor::Tensor2D;
 

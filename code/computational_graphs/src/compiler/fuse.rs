@@ -1,7 +1,7 @@
 //! Operator fusion on verified nodes: Linear→ReLU becomes LinearReLU, and Linear→ReLU→Softmax
 //! becomes LinearReLUSoftmax, when the intermediate results are read by nobody else.
 
-use super::{BufferId, Node, NodeKind, VerifiedGraph};
+use crate::graph::{BufferId, Node, NodeKind, VerifiedGraph};
 
 // ANCHOR: fuse
 /// Returns a graph with the same results and fewer nodes. The rules still hold: a fused node
