@@ -11,7 +11,8 @@
 //! 8. [`noise`], [`weight_schemes`], [`qat`] and [`gptq`]: the step²/12 noise model against
 //!    measurement, whole-model weight quantization scheme by scheme with its bytes per weight,
 //!    quantization-aware fine-tuning with the straight-through estimator, and GPTQ's rounding
-//!    with error compensation;
+//!    with error compensation; [`outliers`]: an int8 product with one outlier input channel,
+//!    per tensor, per token, with SmoothQuant and with the outlier split out;
 //! 9. [`lenet`]: LeNet-5 written out (im2col convolutions), its parameters, bytes and FLOPs.
 //! 10. [`rapl`]: CPU package energy from Linux's powercap (RAPL) counters, where readable.
 

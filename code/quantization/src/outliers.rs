@@ -119,7 +119,6 @@ fn sqnr_db(want: &[f64], got: &[f64]) -> f64 {
     10.0 * (signal / noise).log10()
 }
 
-// ANCHOR: smooth_and_split
 /// Quantizes X (tokens × k) and W (k × n) by `method` and measures the product's error.
 /// `outliers` lists the input channels the ordinary-activation SQNR leaves out.
 pub fn measure(
@@ -129,6 +128,7 @@ pub fn measure(
     outliers: &[usize],
 ) -> Result<OutlierError, QuantError> {
     let ((tokens, k), n) = (x.shape(), w.cols());
+    // ANCHOR: smooth_and_split
     // Per input channel: a factor that divides X's column and multiplies W's row, and whether
     // the channel stays in floating point.
     let mut scale = vec![1.0f32; k];
@@ -148,6 +148,7 @@ pub fn measure(
         }
         _ => {}
     }
+    // ANCHOR_END: smooth_and_split
     let (mut xs, mut ws) = (x.clone(), w.clone());
     (0..tokens * k).for_each(|i| xs.data_mut()[i] /= scale[i % k]);
     (0..k * n).for_each(|i| ws.data_mut()[i] *= scale[i / n]);
@@ -174,7 +175,6 @@ pub fn measure(
             .zip(qw)
             .for_each(|(&i, v)| ws.data_mut()[i] = v);
     }
-    // ANCHOR_END: smooth_and_split
     let ordinary: Vec<usize> = (0..tokens * k)
         .filter(|i| !outliers.contains(&(i % k)))
         .collect();
