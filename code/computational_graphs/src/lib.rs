@@ -5,8 +5,10 @@
 //! 1. [`tensor`]: a CPU 2D tensor and its GPU counterpart;
 //! 2. [`ops`]: Linear, ReLU, Softmax and the fused Linear+ReLU(+Softmax), each on the CPU and in WGSL;
 //! 3. [`immediate`]: every operator uploads, dispatches and reads back on its own;
-//! 4. [`graph`]: one operator list, validated into verified nodes, run by a CPU and a GPU runner;
-//! 5. [`compiler`]: fusion, lowering to op codes, WGSL generation, and running the result;
+//! 4. [`graph`] (the front end): one operator list, validated into verified nodes;
+//!    [`backend`]: the CPU and GPU runners and the GPU program they record into;
+//! 5. [`compiler`]: the passes (fusion, lowering to op codes, WGSL generation) and running the
+//!    result on the back end;
 //! 6. [`matmul_ladder`] and [`cpu_matmul`]: how fast can the Linear operator's core get;
 //! 7. [`transfers`]: what moving data to and from the device costs, and overlapping it with compute;
 //! 8. [`kernel_speed`]: what the exercises' kernel-timing programs share;
