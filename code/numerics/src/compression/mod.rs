@@ -5,10 +5,12 @@
 
 mod bitpack;
 mod data;
+mod entropy;
 mod varint;
 
 pub use bitpack::{BLOCK, bit_width, pack_block, unpack_block};
 pub use data::{Dataset, sensor_series, sorted_ids, weights_bits};
+pub use entropy::byte_entropy;
 pub use varint::{read_varint, write_varint, zigzag_decode, zigzag_encode};
 
 /// A compressed stream that cannot be decoded.

@@ -1,6 +1,7 @@
 //! Every figure and table of module 3's first part: float spacing and rounding error, summation
-//! error against n, the fast inverse square root's error, and the timed parts (inverse square
-//! root, integer division, compression decode). Writes `figures/numerics_*.{csv,svg,json}`.
+//! error against n, the fast inverse square root's error, the byte entropy of the compression
+//! data, and the timed parts (inverse square root, integer division, compression decode).
+//! Writes `figures/numerics_*.{csv,svg,json}`.
 //!
 //! ```text
 //! numerics_figures                      every part
@@ -17,11 +18,12 @@ use std::process::ExitCode;
 use bench_harness::FigureArgs;
 
 /// The deterministic parts (computed, the same on every machine) and the timed ones.
-const PARTS: [&str; 7] = [
+const PARTS: [&str; 8] = [
     "spacing",
     "summation",
     "inv_sqrt_error",
     "gpu_dot",
+    "entropy",
     "inv_sqrt_time",
     "division",
     "compression",
@@ -49,6 +51,9 @@ fn run(args: &FigureArgs) -> anyhow::Result<()> {
     }
     if args.wants("gpu_dot") {
         gpu_part::gpu_dot_table(quick)?;
+    }
+    if args.wants("entropy") {
+        floats_parts::entropy()?;
     }
     if args.wants("inv_sqrt_time") {
         timed_parts::inv_sqrt_time(quick)?;
