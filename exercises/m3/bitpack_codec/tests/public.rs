@@ -24,6 +24,13 @@ fn bitpack_codec_public_a_short_stream_is_an_error() {
     assert!(decode(&bytes[..bytes.len() - 1]).is_err());
 }
 
+#[test]
+fn bitpack_codec_public_a_lying_count_is_an_error() {
+    // Four bytes of header claim four billion values, and nothing follows: an error, quickly,
+    // without reserving room for them (the hidden tests count the bytes).
+    assert!(decode(&u32::MAX.to_le_bytes()).is_err());
+}
+
 proptest! {
     #[test]
     fn bitpack_codec_public_round_trip(values in proptest::collection::vec(0u32..1000, 0..300)) {
