@@ -87,6 +87,7 @@ pub fn rgb9e5_round_trip(rgb: [f32; 3]) -> [f32; 3] {
     }
     c.map(|v| ((v / step(e) + 0.5).floor() * step(e)) as f32)
 }
+// ANCHOR_END: shared_exponent
 
 /// An unsigned float with a 5-bit exponent (bias 15) and `mantissa_bits` bits after the hidden
 /// one, rounded to nearest: R11G11B10F stores red and green with 6, blue with 5.
@@ -102,7 +103,6 @@ pub fn unsigned_small_float_round_trip(x: f32, mantissa_bits: i32) -> f32 {
     let step = 2f64.powi(binade - mantissa_bits);
     ((x / step).round() * step).min(largest) as f32
 }
-// ANCHOR_END: shared_exponent
 
 /// The largest angle (degrees) between a normal and its round trip, over a grid of directions.
 pub fn octahedral_max_error_degrees(bits: u32, steps: usize) -> f64 {
