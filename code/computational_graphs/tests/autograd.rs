@@ -120,9 +120,8 @@ fn the_tape_gives_every_parameter_of_a_chain_its_finite_difference_gradient() ->
     let mut rng = SplitMix64::new(4);
     for seed in 0..5 {
         let net = Sequential::mlp(&[3, 5, 4, 3], seed);
-        // A probe of ±ε moves each ReLU's input by about ε: where that input is within reach
-        // of 0 the loss has a kink there and no finite difference is meaningful. Draw inputs
-        // until every ReLU's input keeps a clear distance from 0.
+        // A probe of ±ε near a ReLU input of 0 measures its kink, not a derivative: draw
+        // inputs until every ReLU's input keeps a clear distance from 0.
         let x = loop {
             let x = Tensor2D::random(6, 3, 1.0, &mut rng);
             if closest_to_a_kink(&net, &x)? > 0.02 {

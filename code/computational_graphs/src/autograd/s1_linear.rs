@@ -14,7 +14,6 @@ pub struct LinearGrads {
     pub bias: Tensor2D,
 }
 
-// ANCHOR: linear_backward
 /// Given `dY` (m×n), the gradient of the loss with respect to the output of
 /// `input · weights + bias` (input m×k, weights k×n), returns `dX`, `dW` and `db`.
 ///
@@ -44,6 +43,7 @@ pub fn linear_backward(
         };
         return Err(Error::shape(OP, e));
     }
+    // ANCHOR: linear_backward
     let (x, w, dy) = (input.data(), weights.data(), grad_output.data());
     let mut dx = Tensor2D::zeros(m, k);
     let mut dw = Tensor2D::zeros(k, n);
@@ -67,10 +67,10 @@ pub fn linear_backward(
             *g += d;
         }
     }
+    // ANCHOR_END: linear_backward
     Ok(LinearGrads {
         input: dx,
         weights: dw,
         bias: db,
     })
 }
-// ANCHOR_END: linear_backward

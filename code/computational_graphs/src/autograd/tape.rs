@@ -110,15 +110,7 @@ impl Sequential {
     /// The reverse pass: start from the loss's gradient and hand each layer the gradient of
     /// its output, newest layer first; each returns the gradient of its input.
     pub fn backward(&self, tape: &Tape) -> Result<Gradients, Error> {
-        if tape.inputs.len() != self.layers.len() {
-            let e = ShapeError::invalid(format!(
-                "the tape has {} layers but the network {}: pass the tape this network's \
-                 forward_loss made",
-                tape.inputs.len(),
-                self.layers.len()
-            ));
-            return Err(Error::shape("Sequential::backward", e));
-        }
+        self.check_tape(tape)?;
         let mut grad = softmax_cross_entropy_backward(&tape.probabilities, &tape.labels)?;
         let mut layers = vec![None; self.layers.len()];
         for (i, layer) in self.layers.iter().enumerate().rev() {
@@ -135,6 +127,20 @@ impl Sequential {
         Ok(Gradients { layers })
     }
     // ANCHOR_END: forward_backward
+
+    /// A tape from another network would pair layers with the wrong inputs.
+    fn check_tape(&self, tape: &Tape) -> Result<(), Error> {
+        if tape.inputs.len() != self.layers.len() {
+            let e = ShapeError::invalid(format!(
+                "the tape has {} layers but the network {}: pass the tape this network's \
+                 forward_loss made",
+                tape.inputs.len(),
+                self.layers.len()
+            ));
+            return Err(Error::shape("Sequential::backward", e));
+        }
+        Ok(())
+    }
 
     // ANCHOR: sgd
     /// One step of plain gradient descent: every parameter moves against its gradient.
