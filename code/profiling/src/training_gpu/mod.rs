@@ -238,9 +238,9 @@ impl GpuTrainer {
         &self.loss_readback
     }
 
-    // ANCHOR: train
     /// `steps` steps of full-batch gradient descent; returns the loss before each step, as
     /// [`crate::training::train`] does on the CPU.
+    // ANCHOR: train
     pub fn train(
         &self,
         ctx: &GpuContext,
@@ -250,12 +250,8 @@ impl GpuTrainer {
         match schedule {
             Schedule::SubmitPerKernel => (0..steps)
                 .map(|_| {
-                    for d in self
-                        .forward
-                        .iter()
-                        .chain(&self.backward)
-                        .chain(&self.update)
-                    {
+                    let kernels = [&self.forward, &self.backward, &self.update];
+                    for d in kernels.into_iter().flatten() {
                         let mut encoder = ctx.device.create_command_encoder(&Default::default());
                         d.record(&mut encoder.begin_compute_pass(&Default::default()));
                         ctx.queue.submit([encoder.finish()]);

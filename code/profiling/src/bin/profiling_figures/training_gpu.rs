@@ -114,7 +114,6 @@ impl Plan {
     }
 }
 
-// ANCHOR: sweep
 pub fn run_sweep(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let plan = Plan::new(args, ctx);
     let name = figure_name(args, "training_gpu");
@@ -127,6 +126,7 @@ pub fn run_sweep(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         "min_ms",
         "max_ms",
     ]);
+    // ANCHOR: sweep
     let mut series = Vec::new();
     for &hidden in &plan.hiddens {
         let mut lines: Vec<Series> = std::iter::once("CPU".to_string())
