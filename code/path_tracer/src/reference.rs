@@ -33,7 +33,6 @@ pub fn trace_path(
     )
 }
 
-// ANCHOR: path
 /// [`trace_path`], adding to `counts` what its walks through the tree did.
 pub fn trace_path_counted(
     bvh: &Bvh,
@@ -43,6 +42,7 @@ pub fn trace_path_counted(
     sample: u32,
     counts: &mut WalkCounts,
 ) -> ([f32; 3], u32) {
+    // ANCHOR: path
     let rng = |bounce, dim| random(settings.seed, pixel, sample, bounce, dim);
     let (w, h, tan) = (settings.width, settings.height, settings.tan_half_fov);
     let mut ray = camera_ray(w, h, tan, pixel, [rng(0, 0), rng(0, 1)]);

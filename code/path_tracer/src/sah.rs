@@ -120,10 +120,10 @@ fn build_range(
     index as u32
 }
 
-// ANCHOR: sah
 /// Bins the centroids along each axis, prices the `BINS - 1` planes between bins with the SAH,
 /// and partitions `range` at the cheapest. Returns the size of the left part, or `None` when
 /// every centroid is the same point (no plane separates them).
+// ANCHOR: sah
 fn partition_by_sah(prims: &Prims, range: &mut [u32]) -> Option<usize> {
     let mut centre = Aabb::EMPTY;
     for &i in range.iter() {

@@ -90,9 +90,9 @@ impl Viewer {
         self.frames.clone()
     }
 
-    // ANCHOR: render_next
     /// Draws the next frame: rebuilds the renderer when the point count changed, turns the
     /// camera by `elapsed_s` while orbiting, renders with the chosen variant and reads it back.
+    // ANCHOR: render_next
     pub fn render_next(
         &mut self,
         settings: &ViewerSettings,
@@ -119,10 +119,9 @@ impl Viewer {
         loaded
             .renderer
             .render(&self.ctx, &mut self.scopes, settings.variant)?;
-        // The simplest honest way to show the frame, and its cost: the panel's thread waits for
-        // the GPU to finish (no overlap of CPU and GPU work), then copies width × height × 4
-        // bytes back (230 400 at 320×180), and egui uploads the same bytes again as a texture.
-        // A renderer that wants its full frame rate draws into the window's own texture instead.
+        // Simple, and honest about its cost: the panel's thread waits for the GPU (no overlap),
+        // copies width × height × 4 bytes back (230 400 at 320×180), and egui uploads them again;
+        // a renderer that wants its full frame rate draws into the window's own texture instead.
         let rgba = loaded.renderer.read_rgba(&self.ctx)?;
         let index = self.frames.fetch_add(1, Ordering::Relaxed) + 1;
         Ok(Rendered {
