@@ -33,12 +33,32 @@ fn main() {
         );
     }
 
-    println!("A bf16 weight of 1.0 plus 10 000 updates of 0.001 (exact 11):");
-    let (mut nearest, mut stochastic) = (1.0f64, 1.0f64);
-    let mut u = uniforms(9);
+    println!("A bf16 weight of 1.0 plus 10 000 updates of 0.001 (exact 11), seeds 1 to 20:");
+    let mut nearest = 1.0f64;
     for _ in 0..10_000 {
         nearest = Format::BF16.round(nearest + 1e-3);
-        stochastic = round_stochastic(&Format::BF16, stochastic + 1e-3, u());
     }
-    println!("  round to nearest {nearest}, stochastic rounding {stochastic}");
+    // One run of stochastic rounding is one random walk: run twenty to see the spread.
+    let finals: Vec<f64> = (1..=20)
+        .map(|seed| {
+            let mut u = uniforms(seed);
+            let mut w = 1.0f64;
+            for _ in 0..10_000 {
+                w = round_stochastic(&Format::BF16, w + 1e-3, u());
+            }
+            w
+        })
+        .collect();
+    let mean = finals.iter().sum::<f64>() / finals.len() as f64;
+    let sd =
+        (finals.iter().map(|w| (w - mean).powi(2)).sum::<f64>() / (finals.len() - 1) as f64).sqrt();
+    let (lo, hi) = finals
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &w| {
+            (lo.min(w), hi.max(w))
+        });
+    println!("  round to nearest {nearest}");
+    println!(
+        "  stochastic rounding: mean {mean:.3}, standard deviation {sd:.3}, from {lo} to {hi}"
+    );
 }

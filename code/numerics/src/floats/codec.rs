@@ -70,9 +70,7 @@ impl Format {
     }
 
     // ANCHOR: encode
-    /// The bit pattern nearest to `x` under `rounding`. Exact for every `x` that is an f32 (or
-    /// any f64 when the format is narrower than f64's 52 mantissa bits by enough to keep `x/q`
-    /// exact, which holds for all formats here when `x` comes from f32).
+    /// The bit pattern nearest to `x` under `rounding`; exact for every `x` that is an f32.
     pub fn encode(&self, x: f64, rounding: Rounding, overflow: Overflow) -> u64 {
         let m = self.mantissa_bits;
         let sign_bit = 1u64 << (m + self.exponent_bits);
