@@ -1,6 +1,6 @@
 //! Integer division: by a value known only at run time, and by a constant.
 
-// ANCHOR: division
+// ANCHOR: division_loops
 /// Divides every element by `d`, a run-time value: one DIV instruction each (tens of cycles).
 pub fn divide_by_variable(xs: &[u32], d: u32, out: &mut [u32]) {
     for (o, &x) in out.iter_mut().zip(xs) {
@@ -16,6 +16,9 @@ pub fn divide_by_constant_7(xs: &[u32], out: &mut [u32]) {
     }
 }
 
+// ANCHOR_END: division_loops
+
+// ANCHOR: divider
 /// A divisor known at run time but reused many times, turned into that multiply and shift
 /// once (the "magic number" method of Granlund and Montgomery, as in libdivide).
 #[derive(Clone, Copy, Debug)]
@@ -46,7 +49,7 @@ pub fn divide_by_divider(xs: &[u32], d: &Divider, out: &mut [u32]) {
         *o = d.divide(x);
     }
 }
-// ANCHOR_END: division
+// ANCHOR_END: divider
 
 #[cfg(test)]
 mod tests {
