@@ -1,9 +1,10 @@
-//! The GPU's ballot counters agree with the CPU's count of the same walks, and every lane's
-//! trip is seen by exactly one ballot.
+//! The GPU's ballot counters agree with the CPU's count of the same walks and paths, and every
+//! lane's trip is seen by exactly one ballot.
 
 use gpu_context::GpuContext;
 use path_tracer::bvh::{BuildMethod, Bvh, WalkCounts};
 use path_tracer::lane_count::LaneCounter;
+use path_tracer::reference::render;
 use path_tracer::sampling::{camera_ray, random};
 use path_tracer::{GpuScene, RenderSettings, Scene};
 
@@ -34,4 +35,38 @@ fn ballots_count_every_trip_once_and_match_the_cpu_walks() {
             "{method:?}: GPU {gpu:?}, CPU {cpu:?}"
         );
     }
+}
+
+#[test]
+fn bounce_ballots_count_the_paths_alive_at_every_bounce() {
+    let ctx: GpuContext = LaneCounter::open_context()
+        .expect("this test needs an adapter with subgroup operations (lavapipe has them)");
+    let counter = LaneCounter::new(&ctx).unwrap();
+    let scene = Scene::room(400, 21);
+    let settings = RenderSettings::new(40, 30, 1, 8);
+    let bvh = Bvh::build_with(BuildMethod::BinnedSah, &scene.triangles);
+    let on_gpu = GpuScene::upload(&ctx, &bvh, &scene.materials).unwrap();
+    let gpu = counter.count_bounces(&ctx, &on_gpu, settings).unwrap();
+    // The CPU reference traces the same paths: rays per bounce are the paths alive there.
+    let (_, cpu) = render(&bvh, &scene.materials, &settings);
+    assert_eq!(gpu.len(), cpu.len());
+    assert_eq!(gpu[0].busy, u64::from(settings.pixels()), "{gpu:?}");
+    for (b, (g, &c)) in gpu.iter().zip(&cpu).enumerate() {
+        assert!(g.busy <= g.offered, "bounce {b}: {g:?}");
+        // One width for every ballot: what was offered is whole subgroups.
+        assert_eq!(
+            g.offered,
+            g.subgroups * gpu[0].offered / gpu[0].subgroups,
+            "{g:?}"
+        );
+        // Float rounding may end a grazing path differently on the GPU; nearly all agree.
+        assert!(
+            g.busy.abs_diff(c) * 100 <= c.max(1),
+            "bounce {b}: GPU {g:?}, CPU {c} paths alive"
+        );
+    }
+    assert!(
+        gpu.windows(2).all(|w| w[1].busy <= w[0].busy),
+        "paths only die: {gpu:?}"
+    );
 }

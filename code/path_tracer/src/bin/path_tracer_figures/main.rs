@@ -4,11 +4,14 @@
 //!   for a small and a large scene, and the length of the wavefront's queue at each bounce;
 //! - `kernels`: where the wavefront's GPU time goes, kernel by kernel, beside the megakernel's;
 //! - `bvh`: the Morton-code tree against the binned-SAH tree: node visits per ray, lane use,
-//!   and the GPU time of `intersect`, of the wavefront and of the megakernel.
+//!   and the GPU time of `intersect`, of the wavefront and of the megakernel;
+//! - `bounce_lanes`: the megakernel's lanes with a path to trace at each bounce, counted by
+//!   subgroup ballots.
 //!
 //! GPU time comes from timing scopes around every pass where the adapter has timestamps, and
 //! from the CPU clock around submit-and-wait where it has not.
 
+mod bounce_lanes;
 mod bvh;
 mod kernels;
 mod setup;
@@ -17,7 +20,7 @@ mod throughput;
 use bench_harness::FigureArgs;
 use setup::Gpu;
 
-const PARTS: &[&str] = &["throughput", "kernels", "bvh"];
+const PARTS: &[&str] = &["throughput", "kernels", "bvh", "bounce_lanes"];
 
 fn main() -> anyhow::Result<()> {
     let args = &FigureArgs::parse_with_about(
@@ -38,6 +41,9 @@ fn main() -> anyhow::Result<()> {
     }
     if args.wants("bvh") {
         bvh::run(args, &mut gpu)?;
+    }
+    if args.wants("bounce_lanes") {
+        bounce_lanes::run(args, &gpu)?;
     }
     Ok(())
 }
