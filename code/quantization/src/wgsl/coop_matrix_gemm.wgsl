@@ -1,4 +1,4 @@
-// ANCHOR: coop_gemm
+// ANCHOR: coop_gemm_bindings
 // C (m×n) = A (m×k) · B (k×n), all row-major, on the cooperative-matrix units. S is the tile
 // size (8 or 16), AB the inputs' type, CR the accumulator's; m and n are multiples of 2S, k of S.
 // A workgroup is one subgroup: its threads own a 2S×2S block of C as four S×S accumulators.
@@ -8,6 +8,8 @@
 @group(0) @binding(3) var<storage, read> zeros: array<CR>; // S×S zeros: the accumulators' start
 @group(0) @binding(4) var<storage, read_write> c: array<CR>;
 
+// ANCHOR_END: coop_gemm_bindings
+// ANCHOR: coop_gemm_main
 @compute @workgroup_size(32)
 fn main(@builtin(workgroup_id) g: vec3<u32>) {
     let n = dims[1];
@@ -19,8 +21,8 @@ fn main(@builtin(workgroup_id) g: vec3<u32>) {
     var c10 = c00;
     var c11 = c00;
     for (var p = 0u; p < k; p += S) {
-        // Offsets as named values: naga 30's SPIR-V writer panics on arithmetic written
-        // inside the pointer argument of a cooperative load or store.
+        // Every offset is a named value: naga 30's SPIR-V writer panicked ("expression is not
+        // cached") while this kernel's stores took pointers such as &c[ct0 + S].
         let at0 = r * k + p;
         let at1 = at0 + S * k;
         let bt0 = p * n + s;
@@ -43,4 +45,4 @@ fn main(@builtin(workgroup_id) g: vec3<u32>) {
     coopStoreT(c10, &c[ct2], n);
     coopStoreT(c11, &c[ct3], n);
 }
-// ANCHOR_END: coop_gemm
+// ANCHOR_END: coop_gemm_main
