@@ -49,13 +49,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     }
     csv.write(&dir.join("profiling_gpu_scopes.csv"))?;
-    for name in ["profiling_graph_trace", "profiling_gpu_scopes"] {
+    // Neither figure has a chart; each sidecar names the one data file it describes.
+    let described = [
+        ("profiling_graph_trace", "profiling_graph_trace.trace.json"),
+        ("profiling_gpu_scopes", "profiling_gpu_scopes.csv"),
+    ];
+    for (name, file) in described {
         let mut sidecar = Sidecar::new(
             name,
             "The random graph (seed 1) as profiled frames: tracing spans of the CPU runner and \
              the frame's stages, and GPU timestamp scopes (graph > iteration k, read-back copy).",
         );
         sidecar.adapter_json = Some(ctx.report().to_json());
+        sidecar.files = vec![file.to_owned()];
         sidecar.notes.push(format!(
             "size {size}, depth {depth}, {iterations} graph iterations per frame, {frames} frames \
              after one warm-up frame; GPU scopes placed at the end of each frame's submit span"
