@@ -214,6 +214,7 @@ pub fn entropy() -> anyhow::Result<()> {
          raw and as zigzagged deltas; ratio_bound = 32 / bits per value",
     );
     sidecar.notes = vec![COMPUTED.into()];
+    sidecar.files = vec!["numerics_entropy.csv".into()]; // a table, no chart
     Figure::new(sidecar).table(&csv).write()?;
     Ok(())
 }

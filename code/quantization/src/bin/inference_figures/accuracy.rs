@@ -74,6 +74,7 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
          points evenly over the disc; quick mode: {}",
         args.quick
     )];
+    sidecar.files = vec![format!("{name}.csv")]; // a table, no chart
     Figure::new(sidecar).table(&csv).write()?;
     Ok(())
 }
