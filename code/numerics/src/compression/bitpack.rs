@@ -4,7 +4,7 @@ use super::DecodeError;
 
 pub const BLOCK: usize = 128;
 
-// ANCHOR: bitpack
+// ANCHOR: pack
 /// The number of bits needed for `max` (0 for 0).
 pub fn bit_width(max: u32) -> u32 {
     32 - max.leading_zeros()
@@ -29,7 +29,9 @@ pub fn pack_block(values: &[u32], out: &mut Vec<u8>) {
         out.push(acc as u8);
     }
 }
+// ANCHOR_END: pack
 
+// ANCHOR: unpack
 /// Reads one block of `count` values at `*pos`, appending them to `out`.
 pub fn unpack_block(
     bytes: &[u8],
@@ -65,7 +67,7 @@ pub fn unpack_block(
     *pos += len;
     Ok(())
 }
-// ANCHOR_END: bitpack
+// ANCHOR_END: unpack
 
 #[cfg(test)]
 mod tests {
