@@ -33,11 +33,14 @@ fn two_linears(rows: usize, cols: usize) -> (OpList, Tensor2D) {
     (g.finish(), common::random(rows, cols, 60))
 }
 
+/// Tuning on lavapipe to check what it chooses and caches, not how fast: one sample, and no
+/// warm-up (it brings a GPU's clocks up for fair timings; it plays no part in correctness).
 fn tuning_everywhere(cache_file: Option<std::path::PathBuf>) -> AutotuneSettings {
     AutotuneSettings {
         cache_file,
         tune_software: true,
         samples: 1,
+        warm_up: Some(std::time::Duration::ZERO),
     }
 }
 

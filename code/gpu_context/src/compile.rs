@@ -111,32 +111,53 @@ impl GpuContext {
         spec: Specialisation<'_>,
     ) -> Result<wgpu::ComputePipeline, GpuError> {
         self.validated(label, || {
-            let desc = wgpu::ShaderModuleDescriptor {
-                label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-            };
-            let module = if spec.unchecked {
-                // SAFETY: the caller upholds this function's contract (see the doc comment).
-                unsafe {
-                    self.device
-                        .create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked())
-                }
-            } else {
-                self.device.create_shader_module(desc)
-            };
-            self.device
-                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(label),
-                    layout: None,
-                    module: &module,
-                    entry_point: Some(entry_point),
-                    compilation_options: wgpu::PipelineCompilationOptions {
-                        constants: spec.constants,
-                        ..Default::default()
-                    },
-                    cache: None,
-                })
+            // SAFETY: passed on from the caller.
+            let module = unsafe { self.shader_module(label, wgsl, spec.unchecked) };
+            self.specialise(label, &module, entry_point, spec)
         })
+    }
+
+    /// A shader module, with or without wgpu's runtime checks.
+    ///
+    /// # Safety
+    ///
+    /// As for [`GpuContext::compile_specialised`] when `unchecked`.
+    unsafe fn shader_module(&self, label: &str, wgsl: &str, unchecked: bool) -> wgpu::ShaderModule {
+        let desc = wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+        };
+        if unchecked {
+            // SAFETY: the caller upholds `compile_specialised`'s contract.
+            unsafe {
+                self.device
+                    .create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked())
+            }
+        } else {
+            self.device.create_shader_module(desc)
+        }
+    }
+
+    /// The pipeline of `module`'s entry point with `spec`'s constants.
+    fn specialise(
+        &self,
+        label: &str,
+        module: &wgpu::ShaderModule,
+        entry_point: &str,
+        spec: Specialisation<'_>,
+    ) -> wgpu::ComputePipeline {
+        self.device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(label),
+                layout: None,
+                module,
+                entry_point: Some(entry_point),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: spec.constants,
+                    ..Default::default()
+                },
+                cache: None,
+            })
     }
 
     /// [`GpuContext::compile_specialised`] through the cache, keyed by source, entry point,
@@ -154,8 +175,20 @@ impl GpuContext {
     ) -> Result<Arc<wgpu::ComputePipeline>, GpuError> {
         let key = (wgsl.to_owned(), format!("{entry_point}#{}", spec.key()));
         self.pipelines.get_or_compile(key, || {
-            // SAFETY: passed on from the caller.
-            unsafe { self.compile_specialised(label, wgsl, entry_point, spec) }
+            // Other constants for a module compiled before: only the pipeline is new.
+            let module_key = (wgsl.to_owned(), spec.unchecked);
+            if let Some(module) = self.pipelines.module(&module_key) {
+                return self
+                    .validated(label, || self.specialise(label, &module, entry_point, spec));
+            }
+            let (module, pipeline) = self.validated(label, || {
+                // SAFETY: passed on from the caller.
+                let module = unsafe { self.shader_module(label, wgsl, spec.unchecked) };
+                let pipeline = self.specialise(label, &module, entry_point, spec);
+                (module, pipeline)
+            })?;
+            self.pipelines.keep_module(module_key, module);
+            Ok(pipeline)
         })
     }
 }

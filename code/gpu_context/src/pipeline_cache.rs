@@ -9,9 +9,14 @@ use crate::GpuError;
 /// Compiling a pipeline costs milliseconds (WGSL → naga IR → SPIR-V → driver code); dispatching
 /// one costs microseconds. Keying by the full source text means generated shaders that come out
 /// identical share one pipeline, and a changed shader can never pick up a stale one.
+///
+/// Specialised pipelines (override constants) also keep their shader module, keyed by source and
+/// checks: parsing and validating WGSL is most of a compilation, and one module serves every set
+/// of constants (an autotuner compiles each candidate kernel for many shapes).
 #[derive(Default)]
 pub struct PipelineCache {
     pipelines: Mutex<HashMap<(String, String), Arc<wgpu::ComputePipeline>>>,
+    modules: Mutex<HashMap<(String, bool), wgpu::ShaderModule>>,
     compilations: AtomicUsize,
 }
 
@@ -46,12 +51,24 @@ impl PipelineCache {
         Ok(Arc::clone(self.lock().entry(key).or_insert(pipeline)))
     }
 
+    /// The module kept for this source and checks, if one has compiled a pipeline.
+    pub(crate) fn module(&self, key: &(String, bool)) -> Option<wgpu::ShaderModule> {
+        lock(&self.modules).get(key).cloned()
+    }
+
+    /// Keeps a module that has compiled a pipeline without error (an invalid one is never kept).
+    pub(crate) fn keep_module(&self, key: (String, bool), module: wgpu::ShaderModule) {
+        lock(&self.modules).entry(key).or_insert(module);
+    }
+
     fn lock(
         &self,
     ) -> std::sync::MutexGuard<'_, HashMap<(String, String), Arc<wgpu::ComputePipeline>>> {
-        // A poisoned lock only means another thread panicked mid-insert; the map is still valid.
-        self.pipelines
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.pipelines)
     }
+}
+
+fn lock<T>(map: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A poisoned lock only means another thread panicked mid-insert; the map is still valid.
+    map.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -15,6 +15,7 @@ pub fn tuner(ctx: &GpuContext, args: &Args) -> Result<Autotuner, Box<dyn std::er
             cache_file: args.tune_cache.clone(),
             tune_software: args.tune_software,
             samples: if args.quick { 3 } else { 5 },
+            warm_up: None,
         },
     )?)
 }

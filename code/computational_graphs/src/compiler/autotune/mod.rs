@@ -42,6 +42,9 @@ pub struct AutotuneSettings {
     pub tune_software: bool,
     /// Timed samples per candidate (the median is kept); 0 means the default of 5.
     pub samples: usize,
+    /// How long the GPU runs a candidate before the samples of a shape; `None` means the
+    /// default of 300 ms. Tests that tune on lavapipe only to check correctness need none.
+    pub warm_up: Option<Duration>,
 }
 
 /// What happened for one shape: tuned now, found in the cache, or left to the heuristic.
@@ -68,7 +71,7 @@ pub enum Source {
     Heuristic,
 }
 
-/// How long the GPU runs a candidate before the timed samples of a shape.
+/// How long the GPU runs a candidate before the timed samples of a shape, by default.
 const WARM_UP: Duration = Duration::from_millis(300);
 
 fn median(mut times: Vec<f64>) -> f64 {
@@ -218,7 +221,7 @@ impl Autotuner {
             });
         };
         // Compiling left the GPU mostly idle: bring its clocks up before any sample counts.
-        trial.warm_up(ctx, first, WARM_UP)?;
+        trial.warm_up(ctx, first, self.settings.warm_up.unwrap_or(WARM_UP))?;
         // Round robin: the i-th samples of all candidates are taken in the same stretch of
         // time, so a drift of the clocks moves them all alike.
         let mut times = vec![Vec::with_capacity(samples); checked.len()];
