@@ -55,6 +55,7 @@ pub fn packed_fma_parallel(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usi
     packed_parallel_with(kernel(), a, b, c, m, k, n);
 }
 
+// ANCHOR: fma_parallel
 /// [`packed_fma_parallel`] with a chosen kernel; one the CPU lacks falls back to the portable one.
 pub fn packed_parallel_with(
     kernel: Kernel,
@@ -66,23 +67,21 @@ pub fn packed_parallel_with(
     n: usize,
 ) {
     use rayon::prelude::*;
-    // A multiple of 8 rows (both tiles' height divides it, so no band ends in a padded tile
-    // except the last), enough bands for every thread.
-    let band = m
-        .div_ceil(rayon::current_num_threads())
-        .next_multiple_of(8)
-        .max(8);
-    if m == 0 || n == 0 {
-        return;
+    if m == 0 || n == 0 || k == 0 {
+        // Nothing to split: the single-threaded multiply fills C (with zeros when k is 0).
+        return packed_with(kernel, a, b, c, m, k, n);
     }
+    // Bands of a multiple of 8 rows (the AVX-512 tile's height), one or more per thread.
+    let band = m.div_ceil(rayon::current_num_threads()).next_multiple_of(8);
     c[..m * n]
         .par_chunks_mut(band * n)
-        .zip(a[..m * k].par_chunks(band * k.max(1)))
+        .zip(a[..m * k].par_chunks(band * k))
         .for_each(|(c_band, a_band)| {
             let rows = c_band.len() / n;
             packed_with(kernel, a_band, b, c_band, rows, k, n);
         });
 }
+// ANCHOR_END: fma_parallel
 
 /// [`packed_fma`] with a chosen kernel; one the CPU lacks falls back to the portable one.
 pub fn packed_with(
