@@ -64,7 +64,7 @@ pub fn accuracy(logits: &Tensor2D, labels: &[usize]) -> f64 {
     right as f64 / labels.len().max(1) as f64
 }
 
-// ANCHOR: train
+// ANCHOR: train_loss
 /// Full-batch gradient descent on softmax cross-entropy; returns the loss of each step.
 pub fn train(model: &mut Mlp, data: &Dataset, steps: usize, rate: f32) -> Vec<f32> {
     let m = data.x.rows() as f32;
@@ -80,6 +80,8 @@ pub fn train(model: &mut Mlp, data: &Dataset, steps: usize, rate: f32) -> Vec<f3
             row.iter_mut().for_each(|g| *g /= m);
         }
         losses.push(loss / m);
+        // ANCHOR_END: train_loss
+        // ANCHOR: train_backward
         for i in (0..model.layers.len()).rev() {
             let a = &acts[i];
             let (w, b) = &mut model.layers[i];
@@ -105,10 +107,10 @@ pub fn train(model: &mut Mlp, data: &Dataset, steps: usize, rate: f32) -> Vec<f3
                 grad = back;
             }
         }
+        // ANCHOR_END: train_backward
     }
     losses
 }
-// ANCHOR_END: train
 
 /// aᵀ · g (k×m · m×n).
 fn matmul_at(a: &Tensor2D, g: &Tensor2D) -> Tensor2D {
