@@ -82,6 +82,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--iterations", type=int, default=4)
     ap.add_argument("--frames", type=int, default=5)
+    ap.add_argument("--tag", default="", help="appended to the output names (repeated processes)")
     ap.add_argument("--unscheduled", action="store_true",
                     help="profile without a schedule (the profiler's start-up lands in the first "
                          "frame), writing torch_unscheduled_* instead")
@@ -98,7 +99,7 @@ def main():
 
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
     os.makedirs(args.out, exist_ok=True)
-    prefix = "torch_unscheduled" if args.unscheduled else "torch"
+    prefix = ("torch_unscheduled" if args.unscheduled else "torch") + args.tag
     trace = os.path.join(args.out, f"{prefix}_graph_trace.json")
     if args.unscheduled:
         with profile(activities=activities) as prof:

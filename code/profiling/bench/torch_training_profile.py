@@ -60,7 +60,7 @@ def train_step(model, opt, x, y):
     return loss.item()  # waits for the GPU: the step is over when its loss is known
 
 
-def profile_training(model, opt, x, y, on_trace_ready):
+def profile_training(model, opt, x, y, on_trace_ready, detail=True):
     activities = [ProfilerActivity.CPU]
     if torch.cuda.is_available():
         activities.append(ProfilerActivity.CUDA)
@@ -68,17 +68,42 @@ def profile_training(model, opt, x, y, on_trace_ready):
         activities=activities,
         schedule=schedule(wait=WAIT, warmup=WARMUP, active=ACTIVE, repeat=1),
         on_trace_ready=on_trace_ready,
-        record_shapes=True,  # input shapes of every operator
-        profile_memory=True,  # bytes allocated and freed by every operator
-        with_stack=True,  # the Python line that called it
+        record_shapes=detail,  # input shapes of every operator
+        profile_memory=detail,  # bytes allocated and freed by every operator
+        with_stack=detail,  # the Python line that called it
         # Without verbose, the stacks reach the trace but not key_averages(group_by_stack_n=…).
-        experimental_config=torch._C._profiler._ExperimentalConfig(verbose=True),
+        experimental_config=torch._C._profiler._ExperimentalConfig(verbose=detail),
     ) as prof:
         for _ in range(WAIT + WARMUP + ACTIVE):
             train_step(model, opt, x, y)
             prof.step()  # tells the schedule a step is over
     return prof
 # ANCHOR_END: profiled_loop
+
+
+def write_sidecar(args, cuda, figure, files):
+    sidecar = {
+        "figure": figure,
+        "description": "torch.profiler on a schedule (wait/warmup/active) on the spiral "
+                       "classifier's training step"
+                       + ("" if args.plain else ", with input shapes, memory and stacks"),
+        "program": "code/profiling/bench/torch_training_profile.py",
+        "machine": machine(),
+        "adapter": (f"{torch.cuda.get_device_name()} (CUDA through PyTorch {torch.__version__})"
+                    if cuda else None),
+        "torch": torch.__version__,
+        "batch": args.batch,
+        "hidden": args.hidden,
+        "schedule": {"wait": WAIT, "warmup": WARMUP, "active": ACTIVE},
+        "tf32": False,
+        "commit": os.environ.get("COURSE_COMMIT", "unknown"),
+        "command": " ".join(["python3"] + sys.argv),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "load_average": list(os.getloadavg()),
+        "files": files,
+    }
+    with open(os.path.join(args.out, f"{figure}.json"), "w") as f:
+        json.dump(sidecar, f, indent=2)
 
 
 def write_csv(path, header, rows):
@@ -94,6 +119,10 @@ def main():
     ap.add_argument("--batch", type=int, default=3000, help="spiral points per step (a multiple of 3)")
     ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--rate", type=float, default=0.5, help="SGD learning rate")
+    ap.add_argument("--tag", default="", help="appended to the output names (repeated processes)")
+    ap.add_argument("--plain", action="store_true",
+                    help="no shapes, memory or stacks: only the per-step table and the trace, "
+                         "named torch_training_plain_*, to see what the three options cost")
     args = ap.parse_args()
     if args.batch <= 0 or args.batch % 3 or args.hidden <= 0:
         sys.exit("--batch must be a positive multiple of 3 (three classes) and --hidden positive")
@@ -110,18 +139,26 @@ def main():
     opt = torch.optim.SGD(model.parameters(), lr=args.rate)
 
     os.makedirs(args.out, exist_ok=True)
-    trace = os.path.join(args.out, "torch_training_trace.json")
-    prof = profile_training(model, opt, x, y, lambda p: p.export_chrome_trace(trace))
+    name = ("torch_training_plain" if args.plain else "torch_training") + args.tag
+    trace = os.path.join(args.out, f"{name}_trace.json")
+    prof = profile_training(model, opt, x, y, lambda p: p.export_chrome_trace(trace),
+                            detail=not args.plain)
 
     steps = step_table(trace)
-    write_csv(os.path.join(args.out, "torch_training_steps.csv"),
+    write_csv(os.path.join(args.out, f"{name}_steps.csv"),
               list(steps[0].keys()), [list(s.values()) for s in steps])
+    if args.plain:
+        os.remove(trace)  # the detailed run's trace is the one to read
+        cpu = median([s["cpu_us"] for s in steps])
+        print(f"{len(steps)} steps without shapes, memory or stacks: median CPU {cpu:.1f} us")
+        write_sidecar(args, cuda, f"{name}_steps", [f"{name}_steps.csv"])
+        return
     ops = []
     for e in prof.key_averages():
         dev, self_dev = device_times(e)
         ops.append([e.key, e.count, f"{e.cpu_time_total:.1f}", f"{e.self_cpu_time_total:.1f}",
                     f"{dev:.1f}", f"{self_dev:.1f}", *memory_fields(e)])
-    write_csv(os.path.join(args.out, "torch_training_ops.csv"),
+    write_csv(os.path.join(args.out, f"{name}_ops.csv"),
               ["name", "calls", "cpu_total_us", "self_cpu_us", "device_total_us", "self_device_us",
                "cpu_memory_bytes", "self_cpu_memory_bytes", "device_memory_bytes",
                "self_device_memory_bytes"], ops)
@@ -130,7 +167,7 @@ def main():
         dev, _ = device_times(e)
         shapes.append([e.key, str(e.input_shapes), e.count, f"{e.cpu_time_total:.1f}",
                        f"{e.self_cpu_time_total:.1f}", f"{dev:.1f}"])
-    write_csv(os.path.join(args.out, "torch_training_shapes.csv"),
+    write_csv(os.path.join(args.out, f"{name}_shapes.csv"),
               ["name", "input_shapes", "calls", "cpu_total_us", "self_cpu_us", "device_total_us"],
               shapes)
     memory_key = "self_cuda_memory_usage" if cuda else "self_cpu_memory_usage"
@@ -142,33 +179,13 @@ def main():
         ("by the Python stack (5 frames) that called the operator, sorted by self CPU time",
          prof.key_averages(group_by_stack_n=5).table(sort_by="self_cpu_time_total", row_limit=6)),
     ]
-    with open(os.path.join(args.out, "torch_training_tables.txt"), "w") as f:
+    with open(os.path.join(args.out, f"{name}_tables.txt"), "w") as f:
         for title, table in tables:
             f.write(f"== {title}\n{table}\n")
 
-    files = ["torch_training_steps.csv", "torch_training_ops.csv", "torch_training_shapes.csv",
-             "torch_training_tables.txt", "torch_training_trace.json"]
-    sidecar = {
-        "figure": "torch_training_profile",
-        "description": "torch.profiler (schedule wait/warmup/active, shapes, memory, stacks) on the "
-                       "spiral classifier's training step",
-        "program": "code/profiling/bench/torch_training_profile.py",
-        "machine": machine(),
-        "adapter": (f"{torch.cuda.get_device_name()} (CUDA through PyTorch {torch.__version__})"
-                    if cuda else None),
-        "torch": torch.__version__,
-        "batch": args.batch,
-        "hidden": args.hidden,
-        "schedule": {"wait": WAIT, "warmup": WARMUP, "active": ACTIVE},
-        "tf32": False,
-        "commit": os.environ.get("COURSE_COMMIT", "unknown"),
-        "command": " ".join(["python3"] + sys.argv),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "load_average": list(os.getloadavg()),
-        "files": files,
-    }
-    with open(os.path.join(args.out, "torch_training_profile.json"), "w") as f:
-        json.dump(sidecar, f, indent=2)
+    files = [f"{name}_{part}" for part in
+             ("steps.csv", "ops.csv", "shapes.csv", "tables.txt", "trace.json")]
+    write_sidecar(args, cuda, f"{name}_profile", files)
     cpu = median([s["cpu_us"] for s in steps])
     busy = median([s["gpu_busy_us"] for s in steps])
     print(f"{len(steps)} steps: median CPU {cpu:.1f} us per step, GPU busy {busy:.1f} us")
