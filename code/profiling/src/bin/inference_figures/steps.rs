@@ -231,14 +231,17 @@ fn write(
          the rest of the request; share = mean_us / the mean traced request"
             .into(),
     );
-    Figure::new(sidecar(
+    let mut spans_sidecar = sidecar(
         &spans_name,
         "Where a request's wall time goes, by tracing span, for each set of changes",
         ctx,
         span_notes,
-    ))
-    .rows(&span_rows)?
-    .write_to(&dir)
-    .with_context(|| format!("writing {spans_name} into {}", dir.display()))?;
+    );
+    // A table without a chart: the sidecar names it.
+    spans_sidecar.files = vec![format!("{spans_name}.csv")];
+    Figure::new(spans_sidecar)
+        .rows(&span_rows)?
+        .write_to(&dir)
+        .with_context(|| format!("writing {spans_name} into {}", dir.display()))?;
     Ok(())
 }
