@@ -86,7 +86,7 @@ impl Sizes {
 pub const BATCHES: [usize; 2] = [1, 64];
 pub const FORMATS: [WeightFormat; 2] = [WeightFormat::Int8, WeightFormat::Group4 { group: 32 }];
 
-/// File names carry the machine label when one is given (`infer_h100_latency`).
+/// File names carry the machine label when one is given (`infer_h200_latency`).
 fn figure_name(args: &FigureArgs, name: &str) -> String {
     match &args.machine {
         Some(m) => format!("infer_{m}_{name}"),
