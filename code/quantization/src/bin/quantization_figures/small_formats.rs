@@ -25,13 +25,15 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         ]);
     }
     csv.write(&dir.join(format!("{normals}.csv")))?;
-    sidecar(
+    // Numbers for the text, no chart: the sidecar names the CSV alone.
+    let mut s = sidecar(
         &normals,
         "Largest angle between a unit normal and its octahedral round trip, against bits",
         None,
         vec![format!("directions: θ, φ on a grid of π/{steps}")],
-    )
-    .write(&dir.join(format!("{normals}.json")))?;
+    );
+    s.files = vec![format!("{normals}.csv")];
+    s.write(&dir.join(format!("{normals}.json")))?;
 
     let colours = figure_name(args, "shared_exponent");
     let mut csv = Csv::new(&["format", "channel", "input", "stored", "relative_error"]);
@@ -52,13 +54,14 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         }
     }
     csv.write(&dir.join(format!("{colours}.csv")))?;
-    sidecar(
+    let mut s = sidecar(
         &colours,
         "One HDR colour stored as RGB9E5 (shared exponent) and as R11G11B10F",
         None,
         vec![format!("colour {COLOUR:?}")],
-    )
-    .write(&dir.join(format!("{colours}.json")))?;
+    );
+    s.files = vec![format!("{colours}.csv")];
+    s.write(&dir.join(format!("{colours}.json")))?;
     println!("small-formats → {normals}.csv, {colours}.csv");
     Ok(())
 }
