@@ -74,6 +74,7 @@ pub fn gpu_dot_table(quick: bool) -> anyhow::Result<()> {
         "WGSL dot product over f16 storage, f32 or f16 accumulator, against a CPU emulation",
     );
     sidecar.adapter_json = ctx.as_ref().map(|c| c.report().to_json());
+    sidecar.files = vec![format!("{name}.csv")]; // a table, no chart
     Figure::new(sidecar).table(&csv).write()?;
     Ok(())
 }
