@@ -11,13 +11,14 @@ use std::error::Error;
 use std::process::ExitCode;
 
 use bench_harness::{
-    BarChart, Csv, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, Stats, black_box,
-    figures_dir,
+    BarChart, Figure, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, Stats,
+    black_box, rows_to_csv,
 };
 use gpu_context::GpuContext;
 use rust_basics::benchmarking::{compare, first_and_steady};
 use rust_basics::gpu_async::{BusyJob, submit_and_wait, timed_on_gpu};
 use rust_basics::iterators::{axpy_indexed, axpy_iter, dot_indexed, dot_iter, dot_lanes};
+use serde::Serialize;
 
 fn main() -> ExitCode {
     let args = FigureArgs::parse_with_about("Measures the figures of module 0's Rust chapters");
@@ -56,15 +57,7 @@ const ITER_SAMPLES: usize = 51;
 
 fn iterators(machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
     let sizes: Vec<usize> = (10..=20).step_by(2).map(|p| 1usize << p).collect();
-    let mut csv = Csv::new(&[
-        "kernel",
-        "variant",
-        "n",
-        "median_ns_per_element",
-        "p10_ns_per_element",
-        "p90_ns_per_element",
-        "samples",
-    ]);
+    let mut rows: Vec<IteratorRow> = Vec::new();
     let mut series: Vec<Series> = [
         "dot, index loop",
         "dot, iterator",
@@ -127,24 +120,22 @@ fn iterators(machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
         .enumerate()
         {
             let ns = |s: f64| s * 1e9 / per_element;
-            csv.row(&[
-                kernel.into(),
-                variant.into(),
-                n.to_string(),
-                format!("{:.4}", ns(stats.median)),
-                format!("{:.4}", ns(stats.p10)),
-                format!("{:.4}", ns(stats.p90)),
-                stats.samples.to_string(),
-            ]);
+            rows.push(IteratorRow {
+                kernel,
+                variant,
+                n,
+                median_ns_per_element: round(ns(stats.median), 4),
+                p10_ns_per_element: round(ns(stats.p10), 4),
+                p90_ns_per_element: round(ns(stats.p90), 4),
+                samples: stats.samples,
+            });
             series[i].point_with_spread(n as f64, ns(stats.median), ns(stats.p10), ns(stats.p90));
         }
         progress.step(&n.to_string());
     }
     progress.finish();
 
-    let dir = figures_dir();
-    csv.write(&dir.join("rust_basics_iterators.csv"))?;
-    LineChart {
+    let chart = LineChart {
         title: "Index loop vs iterator chain (f32, release build)".into(),
         subtitle: format!(
             "{} — median of {ITER_SAMPLES}, whiskers p10–p90",
@@ -156,8 +147,7 @@ fn iterators(machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
         log_y: true,
         series,
         markers: Vec::new(),
-    }
-    .write(&dir.join("rust_basics_iterators.svg"))?;
+    };
     let mut sidecar = Sidecar::new(
         "rust_basics_iterators",
         "dot product and axpy written as index loops and as iterator chains, ns per element",
@@ -166,8 +156,11 @@ fn iterators(machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
     sidecar.notes.push(format!(
         "each sample runs the kernel on {ELEMENTS_PER_SAMPLE} elements in total (repeating small n); a and b are measured alternately"
     ));
-    sidecar.write(&dir.join("rust_basics_iterators.json"))?;
-    println!("{}", csv.as_str());
+    println!("{}", rows_to_csv(&rows)?);
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
 }
 
@@ -182,24 +175,23 @@ fn warmup(machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
         black_box(black_box(&buffer).iter().sum::<f32>());
     });
     let ms = |s: f64| s * 1e3;
-    let mut csv = Csv::new(&["what", "ms", "p10_ms", "p90_ms", "samples"]);
-    csv.row(&[
-        "first call".into(),
-        format!("{:.3}", ms(first.as_secs_f64())),
-        String::new(),
-        String::new(),
-        "1".into(),
-    ]);
-    csv.row(&[
-        "steady state (median)".into(),
-        format!("{:.3}", ms(steady.median)),
-        format!("{:.3}", ms(steady.p10)),
-        format!("{:.3}", ms(steady.p90)),
-        steady.samples.to_string(),
-    ]);
-    let dir = figures_dir();
-    csv.write(&dir.join("rust_basics_warmup.csv"))?;
-    BarChart {
+    let rows = [
+        WarmupRow {
+            what: "first call",
+            ms: round(ms(first.as_secs_f64()), 3),
+            p10_ms: None,
+            p90_ms: None,
+            samples: 1,
+        },
+        WarmupRow {
+            what: "steady state (median)",
+            ms: round(ms(steady.median), 3),
+            p10_ms: Some(round(ms(steady.p10), 3)),
+            p90_ms: Some(round(ms(steady.p90), 3)),
+            samples: steady.samples,
+        },
+    ];
+    let chart = BarChart {
         title: "Summing 16 MiB of f32: the first call vs the steady state".into(),
         subtitle: format!(
             "{} — the first call also allocates and fills the buffer",
@@ -215,15 +207,17 @@ fn warmup(machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
                 Some((ms(steady.p10), ms(steady.p90))),
             ),
         ],
-    }
-    .write(&dir.join("rust_basics_warmup.svg"))?;
+    };
     let mut sidecar = Sidecar::new(
         "rust_basics_warmup",
         "first call (allocates, page-faults and fills 16 MiB, then sums) vs median of 21 warm calls (sum only)",
     );
     sidecar.notes.push(load_note());
-    sidecar.write(&dir.join("rust_basics_warmup.json"))?;
-    println!("{}", csv.as_str());
+    println!("{}", rows_to_csv(&rows)?);
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
 }
 
@@ -234,16 +228,7 @@ fn gpu_async(machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
     let report = ctx.report();
     println!("adapter: {} ({})", report.name, report.backend);
     let rounds_list = [1u32, 10, 100, 1000];
-    let mut csv = Csv::new(&[
-        "rounds",
-        "elements",
-        "submit_returned_us",
-        "work_done_us",
-        "gpu_timestamps_us",
-        "time_commands_wall_us",
-        "timing_source",
-        "samples",
-    ]);
+    let mut rows: Vec<GpuAsyncRow> = Vec::new();
     let names = [
         "submit returned (CPU clock)",
         "submit + wait (CPU clock)",
@@ -278,25 +263,23 @@ fn gpu_async(machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
             stats(&walls)?,
         );
         let us = |x: f64| x * 1e6;
-        csv.row(&[
-            rounds.to_string(),
-            LEN.to_string(),
-            format!("{:.1}", us(s.median)),
-            format!("{:.1}", us(d.median)),
-            format!("{:.1}", us(g.median)),
-            format!("{:.1}", us(w.median)),
-            source,
-            SAMPLES.to_string(),
-        ]);
+        rows.push(GpuAsyncRow {
+            rounds,
+            elements: LEN,
+            submit_returned_us: round(us(s.median), 1),
+            work_done_us: round(us(d.median), 1),
+            gpu_timestamps_us: round(us(g.median), 1),
+            time_commands_wall_us: round(us(w.median), 1),
+            timing_source: source,
+            samples: SAMPLES,
+        });
         for (series, st) in series.iter_mut().zip([s, d, g]) {
             series.point_with_spread(f64::from(rounds), us(st.median), us(st.p10), us(st.p90));
         }
         progress.step(&format!("{rounds} rounds"));
     }
     progress.finish();
-    let dir = figures_dir();
-    csv.write(&dir.join("rust_basics_gpu_async.csv"))?;
-    LineChart {
+    let chart = LineChart {
         title: "queue.submit returns before the GPU is done".into(),
         subtitle: format!(
             "{} on {} — median of {SAMPLES}",
@@ -308,8 +291,7 @@ fn gpu_async(machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
         log_y: true,
         series,
         markers: Vec::new(),
-    }
-    .write(&dir.join("rust_basics_gpu_async.svg"))?;
+    };
     let mut sidecar = Sidecar::new(
         "rust_basics_gpu_async",
         "time until queue.submit returns, until the wait returns, and the GPU's timestamps, for a kernel of growing cost",
@@ -319,9 +301,53 @@ fn gpu_async(machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
         .notes
         .push("on a software adapter (lavapipe) the times show asynchrony, not GPU speed".into());
     sidecar.notes.push(load_note());
-    sidecar.write(&dir.join("rust_basics_gpu_async.json"))?;
-    println!("{}", csv.as_str());
+    println!("{}", rows_to_csv(&rows)?);
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
+}
+
+/// One row of `rust_basics_iterators.csv`.
+#[derive(Serialize)]
+struct IteratorRow {
+    kernel: &'static str,
+    variant: &'static str,
+    n: usize,
+    median_ns_per_element: f64,
+    p10_ns_per_element: f64,
+    p90_ns_per_element: f64,
+    samples: usize,
+}
+
+/// One row of `rust_basics_warmup.csv`: the first call has no spread.
+#[derive(Serialize)]
+struct WarmupRow {
+    what: &'static str,
+    ms: f64,
+    p10_ms: Option<f64>,
+    p90_ms: Option<f64>,
+    samples: usize,
+}
+
+/// One row of `rust_basics_gpu_async.csv`.
+#[derive(Serialize)]
+struct GpuAsyncRow {
+    rounds: u32,
+    elements: usize,
+    submit_returned_us: f64,
+    work_done_us: f64,
+    gpu_timestamps_us: f64,
+    time_commands_wall_us: f64,
+    timing_source: String,
+    samples: usize,
+}
+
+/// `x` rounded to `places` decimals: the table keeps the digits the timing can support.
+fn round(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
 }
 
 /// The load average when the measurement ran: on a shared machine, other programs compete for

@@ -17,8 +17,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bench_harness::{
-    BarChart, Csv, FigureArgs, LineChart, MachineInfo, Series, Sidecar, Stats, black_box,
-    figures_dir,
+    BarChart, Figure, FigureArgs, LineChart, MachineInfo, Series, Sidecar, Stats, black_box,
+    rows_to_csv,
 };
 use rust_basics::benchmarking::{compare, decide, dependent_chain, probe_timer};
 use rust_basics::iterators::{dot_indexed, dot_iter, dot_lanes};
@@ -26,6 +26,7 @@ use rust_basics::traits::{
     Activation, ActivationKind, LeakyRelu, activate, activate_all, activate_each_call,
     activate_each_dyn, activate_each_enum, activate_strided,
 };
+use serde::Serialize;
 
 const PARTS: [&str; 5] = ["dispatch", "dispatch_split", "timer", "repeats", "clock"];
 
@@ -102,27 +103,11 @@ fn dispatch(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Erro
     ];
     let per_element = (reps * N) as f64;
     let ns = |s: f64| s * 1e9 / per_element;
-    let mut csv = Csv::new(&[
-        "variant",
-        "n",
-        "median_ns_per_element",
-        "p10_ns_per_element",
-        "p90_ns_per_element",
-        "samples",
-    ]);
-    for (name, st) in &rows {
-        csv.row(&[
-            (*name).into(),
-            N.to_string(),
-            format!("{:.4}", ns(st.median)),
-            format!("{:.4}", ns(st.p10)),
-            format!("{:.4}", ns(st.p90)),
-            st.samples.to_string(),
-        ]);
-    }
-    let dir = figures_dir();
-    csv.write(&dir.join("rust_basics_dispatch.csv"))?;
-    BarChart {
+    let table: Vec<DispatchRow> = rows
+        .iter()
+        .map(|(name, st)| DispatchRow::new(name, N, st, ns))
+        .collect();
+    let chart = BarChart {
         title: format!("Leaky ReLU over {N} f32: static vs dynamic dispatch"),
         subtitle: format!(
             "{} — median of {samples}, whiskers p10–p90",
@@ -140,8 +125,7 @@ fn dispatch(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Erro
                 )
             })
             .collect(),
-    }
-    .write(&dir.join("rust_basics_dispatch.svg"))?;
+    };
     let mut sidecar = Sidecar::new(
         "rust_basics_dispatch",
         "leaky ReLU (slope 1, hidden from the optimiser) over 4096 f32 through four kinds of dispatch, ns per element",
@@ -149,8 +133,11 @@ fn dispatch(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Erro
     sidecar.notes.push(format!(
         "each sample processes {ELEMENTS_PER_SAMPLE} elements (the slice {reps} times)"
     ));
-    sidecar.write(&dir.join("rust_basics_dispatch.json"))?;
-    println!("{}", csv.as_str());
+    println!("{}", rows_to_csv(&table)?);
+    Figure::new(sidecar)
+        .rows(&table)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
 }
 
@@ -160,18 +147,17 @@ fn timer(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
     } else {
         (5, 1_000_000)
     };
-    let mut csv = Csv::new(&["round", "calls", "smallest_step_ns", "cost_per_call_ns"]);
-    for round in 0..rounds {
-        let probe = probe_timer(calls);
-        csv.row(&[
-            round.to_string(),
-            calls.to_string(),
-            format!("{:.1}", probe.smallest_step.as_secs_f64() * 1e9),
-            format!("{:.2}", probe.cost_per_call.as_secs_f64() * 1e9),
-        ]);
-    }
-    let dir = figures_dir();
-    csv.write(&dir.join("rust_basics_timer.csv"))?;
+    let rows: Vec<TimerRow> = (0..rounds)
+        .map(|round| {
+            let probe = probe_timer(calls);
+            TimerRow {
+                round,
+                calls,
+                smallest_step_ns: round_to(probe.smallest_step.as_secs_f64() * 1e9, 1),
+                cost_per_call_ns: round_to(probe.cost_per_call.as_secs_f64() * 1e9, 2),
+            }
+        })
+        .collect();
     let mut sidecar = Sidecar::new(
         "rust_basics_timer",
         "back-to-back Instant::now() readings: the smallest non-zero step and the mean cost of one reading",
@@ -180,8 +166,10 @@ fn timer(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
         "clock source: {}",
         read_sys("/sys/devices/system/clocksource/clocksource0/current_clocksource")
     ));
-    sidecar.write(&dir.join("rust_basics_timer.json"))?;
-    println!("{}", csv.as_str());
+    // A table with no chart: the sidecar names its one data file.
+    sidecar.files = vec!["rust_basics_timer.csv".into()];
+    println!("{}", rows_to_csv(&rows)?);
+    Figure::new(sidecar).rows(&rows)?.write()?;
     Ok(())
 }
 
@@ -196,19 +184,8 @@ fn repeats(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error
         ("index loop", dot_indexed, "iterator", dot_iter),
         ("iterator", dot_iter, "8 partial sums", dot_lanes),
     ];
-    let mut csv = Csv::new(&[
-        "a",
-        "b",
-        "run",
-        "a_median_ns",
-        "a_p10_ns",
-        "a_p90_ns",
-        "b_median_ns",
-        "b_p10_ns",
-        "b_p90_ns",
-        "samples",
-    ]);
-    let mut verdicts = Csv::new(&["a", "b", "runs", "verdict", "median_ratio_b_over_a"]);
+    let mut rows: Vec<RepeatRow> = Vec::new();
+    let mut verdicts: Vec<VerdictRow> = Vec::new();
     let mut series = Vec::new();
     for (name_a, a, name_b, b) in pairs {
         let mut line_a = Series::new(&format!("{name_a} (vs {name_b})"));
@@ -232,18 +209,18 @@ fn repeats(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error
                     }
                 },
             );
-            csv.row(&[
-                name_a.into(),
-                name_b.into(),
-                run.to_string(),
-                format!("{:.4}", ns(sa.median)),
-                format!("{:.4}", ns(sa.p10)),
-                format!("{:.4}", ns(sa.p90)),
-                format!("{:.4}", ns(sb.median)),
-                format!("{:.4}", ns(sb.p10)),
-                format!("{:.4}", ns(sb.p90)),
-                samples.to_string(),
-            ]);
+            rows.push(RepeatRow {
+                a: name_a,
+                b: name_b,
+                run,
+                a_median_ns: round_to(ns(sa.median), 4),
+                a_p10_ns: round_to(ns(sa.p10), 4),
+                a_p90_ns: round_to(ns(sa.p90), 4),
+                b_median_ns: round_to(ns(sb.median), 4),
+                b_p10_ns: round_to(ns(sb.p10), 4),
+                b_p90_ns: round_to(ns(sb.p90), 4),
+                samples,
+            });
             line_a.point_with_spread(run as f64, ns(sa.median), ns(sa.p10), ns(sa.p90));
             line_b.point_with_spread(run as f64, ns(sb.median), ns(sb.p10), ns(sb.p90));
             results.push((sa, sb));
@@ -256,20 +233,18 @@ fn repeats(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error
                 ("no clear difference", ratio)
             }
         };
-        verdicts.row(&[
-            name_a.into(),
-            name_b.into(),
-            runs.to_string(),
-            word.into(),
-            format!("{ratio:.3}"),
-        ]);
+        verdicts.push(VerdictRow {
+            a: name_a,
+            b: name_b,
+            runs,
+            verdict: word,
+            median_ratio_b_over_a: round_to(ratio, 3),
+        });
         series.push(line_a);
         series.push(line_b);
     }
-    let dir = figures_dir();
-    csv.write(&dir.join("rust_basics_repeats.csv"))?;
-    verdicts.write(&dir.join("rust_basics_repeats_verdicts.csv"))?;
-    LineChart {
+    let verdicts_csv = rows_to_csv(&verdicts)?;
+    let chart = LineChart {
         title: format!("Dot product of {N} f32: two pairs of versions, {runs} independent runs"),
         subtitle: format!(
             "{} — median of {samples} per run, whiskers p10–p90",
@@ -281,8 +256,7 @@ fn repeats(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error
         log_y: true,
         series,
         markers: Vec::new(),
-    }
-    .write(&dir.join("rust_basics_repeats.svg"))?;
+    };
     let mut sidecar = Sidecar::new(
         "rust_basics_repeats",
         "index loop vs iterator and iterator vs 8 partial sums, each pair measured alternately in independent runs; verdicts by benchmarking::decide",
@@ -290,8 +264,12 @@ fn repeats(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error
     sidecar.notes.push(format!(
         "each sample computes {reps} dot products of {N} elements"
     ));
-    sidecar.write(&dir.join("rust_basics_repeats.json"))?;
-    println!("{}\n{}", csv.as_str(), verdicts.as_str());
+    println!("{}\n{verdicts_csv}", rows_to_csv(&rows)?);
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .extra("rust_basics_repeats_verdicts.csv", verdicts_csv)
+        .write()?;
     Ok(())
 }
 
@@ -315,12 +293,7 @@ fn clock(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>>
         chunks.push(((t0 - start).as_secs_f64() * 1e3, took * 1e9 / STEPS as f64));
     }
     black_box(seed);
-    let mut csv = Csv::new(&[
-        "ms_since_idle",
-        "median_ns_per_step",
-        "min_ns_per_step",
-        "chunks",
-    ]);
+    let mut rows: Vec<ClockRow> = Vec::new();
     let mut line = Series::new("multiply-add chain");
     let bins = (span.as_secs_f64() * 1e3 / BIN_MS).ceil() as usize;
     for bin in 0..bins {
@@ -333,17 +306,15 @@ fn clock(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>>
         let Some(st) = Stats::from_seconds(&in_bin) else {
             continue;
         };
-        csv.row(&[
-            format!("{lo:.0}"),
-            format!("{:.4}", st.median * 1e9),
-            format!("{:.4}", st.min * 1e9),
-            st.samples.to_string(),
-        ]);
+        rows.push(ClockRow {
+            ms_since_idle: lo.round() as u64,
+            median_ns_per_step: round_to(st.median * 1e9, 4),
+            min_ns_per_step: round_to(st.min * 1e9, 4),
+            chunks: st.samples,
+        });
         line.point(lo, st.median * 1e9);
     }
-    let dir = figures_dir();
-    csv.write(&dir.join("rust_basics_clock.csv"))?;
-    LineChart {
+    let chart = LineChart {
         title: "A fixed chain of multiply-adds, timed from the end of an idle pause".into(),
         subtitle: format!(
             "{} — {} ms idle first; median per {BIN_MS} ms bin",
@@ -356,16 +327,91 @@ fn clock(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>>
         log_y: false,
         series: vec![line],
         markers: Vec::new(),
-    }
-    .write(&dir.join("rust_basics_clock.svg"))?;
+    };
     let mut sidecar = Sidecar::new(
         "rust_basics_clock",
         "ns per multiply-add step in chunks of 20000 steps, from the end of an idle sleep; a falling curve means the clock speeds up",
     );
     sidecar.notes.push(format!("cpufreq governor: {governor}"));
-    sidecar.write(&dir.join("rust_basics_clock.json"))?;
-    println!("{}", csv.as_str());
+    println!("{}", rows_to_csv(&rows)?);
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
+}
+
+/// One row of `rust_basics_dispatch.csv` and `rust_basics_dispatch_split_<machine>.csv`.
+#[derive(Serialize)]
+struct DispatchRow {
+    variant: &'static str,
+    n: usize,
+    median_ns_per_element: f64,
+    p10_ns_per_element: f64,
+    p90_ns_per_element: f64,
+    samples: usize,
+}
+
+impl DispatchRow {
+    fn new(variant: &'static str, n: usize, st: &Stats, ns: impl Fn(f64) -> f64) -> Self {
+        Self {
+            variant,
+            n,
+            median_ns_per_element: round_to(ns(st.median), 4),
+            p10_ns_per_element: round_to(ns(st.p10), 4),
+            p90_ns_per_element: round_to(ns(st.p90), 4),
+            samples: st.samples,
+        }
+    }
+}
+
+/// One row of `rust_basics_timer.csv`.
+#[derive(Serialize)]
+struct TimerRow {
+    round: u32,
+    calls: u32,
+    smallest_step_ns: f64,
+    cost_per_call_ns: f64,
+}
+
+/// One run of one pair in `rust_basics_repeats.csv`.
+#[derive(Serialize)]
+struct RepeatRow {
+    a: &'static str,
+    b: &'static str,
+    run: usize,
+    a_median_ns: f64,
+    a_p10_ns: f64,
+    a_p90_ns: f64,
+    b_median_ns: f64,
+    b_p10_ns: f64,
+    b_p90_ns: f64,
+    samples: usize,
+}
+
+/// One pair's verdict in `rust_basics_repeats_verdicts.csv`.
+#[derive(Serialize)]
+struct VerdictRow {
+    a: &'static str,
+    b: &'static str,
+    runs: usize,
+    verdict: &'static str,
+    median_ratio_b_over_a: f64,
+}
+
+/// One time bin of `rust_basics_clock.csv`.
+#[derive(Serialize)]
+struct ClockRow {
+    ms_since_idle: u64,
+    median_ns_per_step: f64,
+    min_ns_per_step: f64,
+    chunks: usize,
+}
+
+/// `x` rounded to `places` decimals: the table keeps the digits the timing can support.
+fn round_to(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
 }
 
 /// A one-line kernel setting from /sys, or why it is unknown (VMs often hide cpufreq).
@@ -403,14 +449,7 @@ fn dispatch_split(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
             activate_each_dyn(black_box(&leaky as &dyn Activation), v)
         }),
     ];
-    let mut csv = Csv::new(&[
-        "variant",
-        "n",
-        "median_ns_per_element",
-        "p10_ns_per_element",
-        "p90_ns_per_element",
-        "samples",
-    ]);
+    let mut rows: Vec<DispatchRow> = Vec::new();
     let ns = |s: f64| s * 1e9 / (reps * N) as f64;
     // Alternate the variants sample by sample, so a change in the machine's state lands on all.
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); variants.len()];
@@ -427,19 +466,10 @@ fn dispatch_split(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
     }
     for ((name, _), t) in variants.iter().zip(times) {
         let st = Stats::from_seconds(&t).ok_or("no samples were taken")?;
-        csv.row(&[
-            (*name).into(),
-            N.to_string(),
-            format!("{:.4}", ns(st.median)),
-            format!("{:.4}", ns(st.p10)),
-            format!("{:.4}", ns(st.p90)),
-            st.samples.to_string(),
-        ]);
+        rows.push(DispatchRow::new(name, N, &st, ns));
     }
     let label = args.machine.as_deref().unwrap_or("local");
     let name = format!("rust_basics_dispatch_split_{label}");
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
     let mut sidecar = Sidecar::new(
         &name,
         "leaky ReLU (slope 1, hidden from the optimiser) over 4096 f32: inlined and vectorised, inlined and scalar, a direct call per element, an indirect call per element; ns per element",
@@ -449,7 +479,7 @@ fn dispatch_split(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
     ));
     // A table with no chart: the sidecar names its one data file.
     sidecar.files = vec![format!("{name}.csv")];
-    sidecar.write(&dir.join(format!("{name}.json")))?;
-    println!("{}", csv.as_str());
+    println!("{}", rows_to_csv(&rows)?);
+    Figure::new(sidecar).rows(&rows)?.write()?;
     Ok(())
 }
