@@ -98,8 +98,7 @@ impl Format {
             r /= 2.0;
             e += 1;
         }
-        let too_big = r * pow2(e - m as i32) > self.max_finite();
-        if too_big {
+        if r * pow2(e - m as i32) > self.max_finite() {
             return sign | self.overflow_bits(overflow, rounding);
         }
         let r = r as u64;
