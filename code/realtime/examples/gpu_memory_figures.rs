@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use bench_harness::{BarChart, Csv, FigureArgs, Sidecar, figures_dir};
+use bench_harness::{BarChart, Figure, FigureArgs, Sidecar};
 use gpu_context::{GpuContext, ReadbackBuffer, wgpu};
 use realtime::latency::LatencyRecorder;
 
@@ -58,14 +58,7 @@ fn main() -> anyhow::Result<()> {
         .as_deref()
         .map_or_else(String::new, |m| format!("_{m}"));
     let name = format!("realtime_gpu_memory{suffix}");
-    let mut csv = Csv::new(&[
-        "operation",
-        "bytes",
-        "iterations",
-        "p50_us",
-        "p99_us",
-        "max_us",
-    ]);
+    let mut rows: Vec<TransferRow> = Vec::new();
     let mut chart = BarChart {
         title: "Moving data to and from the GPU: p99 per transfer (whisker: p50 to max)".into(),
         subtitle: format!("{} ({:?})", info.name, info.device_type),
@@ -126,14 +119,15 @@ fn main() -> anyhow::Result<()> {
                 us(s.p99_ns),
                 us(s.max_ns)
             );
-            csv.row(&[
-                op.into(),
-                bytes.to_string(),
-                s.iterations.to_string(),
-                format!("{:.1}", us(s.p50_ns)),
-                format!("{:.1}", us(s.p99_ns)),
-                format!("{:.1}", us(s.max_ns)),
-            ]);
+            let one_decimal = |x: f64| (x * 10.0).round() / 10.0;
+            rows.push(TransferRow {
+                operation: op,
+                bytes,
+                iterations: s.iterations,
+                p50_us: one_decimal(us(s.p50_ns)),
+                p99_us: one_decimal(us(s.p99_ns)),
+                max_us: one_decimal(us(s.max_ns)),
+            });
             let short = match op.split_once(": ") {
                 Some((_, step)) => step.split(" (").next().unwrap_or(step),
                 None => op.split(' ').next().unwrap_or(op),
@@ -145,10 +139,6 @@ fn main() -> anyhow::Result<()> {
             ));
         }
     }
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))
-        .with_context(|| format!("writing into {}", dir.display()))?;
-    chart.write(&dir.join(format!("{name}.svg")))?;
     let mut sidecar = Sidecar::new(
         &name,
         "GPU upload and read-back latency; adapter type and mappable primary buffers",
@@ -159,8 +149,22 @@ fn main() -> anyhow::Result<()> {
         info.device_type,
         if mappable { "offered" } else { "not offered" }
     ));
-    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
+}
+
+/// One operation at one size in `realtime_gpu_memory*.csv`.
+#[derive(serde::Serialize)]
+struct TransferRow {
+    operation: &'static str,
+    bytes: u64,
+    iterations: u64,
+    p50_us: f64,
+    p99_us: f64,
+    max_us: f64,
 }
 
 // ANCHOR: steps

@@ -13,9 +13,10 @@
 //! ```
 
 use anyhow::Context;
-use bench_harness::{BarChart, Csv, FigureArgs, Sidecar, figures_dir};
+use bench_harness::{BarChart, Figure, FigureArgs, Sidecar};
 use realtime::rules::priority::{self, Outcome, Setup};
 use realtime::rules::{Measured, Rule, Sizes, measure_all};
+use serde::Serialize;
 
 mod rt_basics;
 
@@ -131,20 +132,7 @@ fn main() -> anyhow::Result<()> {
 /// Wake-up lateness of a 1 ms periodic sleep with a spinning thread on every core, per policy.
 fn write_priority(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Result<()> {
     let title = "How late a 1 ms sleep wakes up while every core spins: SCHED_OTHER vs SCHED_FIFO";
-    let dir = figures_dir();
-    let mut csv = Csv::new(&[
-        "setup",
-        "policy",
-        "core",
-        "competitors",
-        "status",
-        "sleeps",
-        "p50_ns",
-        "p99_ns",
-        "max_ns",
-        "mean_ns",
-        "note",
-    ]);
+    let mut rows: Vec<PriorityRow> = Vec::new();
     let mut chart = BarChart {
         title: title.to_owned(),
         subtitle: format!(
@@ -159,27 +147,30 @@ fn write_priority(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Result<()
         let (policy, core) = describe(&setup);
         let outcome = priority::measure_or_refused(setup, sizes.sleep_period, sizes.sleeps)
             .with_context(|| format!("measuring {label}"))?;
-        let mut row = vec![
-            label.clone(),
+        let mut row = PriorityRow {
+            setup: label.clone(),
             policy,
             core,
-            setup.competitors.to_string(),
-            outcome.status().to_owned(),
-        ];
+            competitors: setup.competitors,
+            status: outcome.status(),
+            sleeps: None,
+            p50_ns: None,
+            p99_ns: None,
+            max_ns: None,
+            mean_ns: None,
+            note: String::new(),
+        };
         match &outcome {
             Outcome::Measured(s) => {
                 println!(
                     "{label:<40} p50 {:>9} ns  p99 {:>9} ns  max {:>10} ns",
                     s.p50_ns, s.p99_ns, s.max_ns
                 );
-                row.extend([
-                    s.iterations.to_string(),
-                    s.p50_ns.to_string(),
-                    s.p99_ns.to_string(),
-                    s.max_ns.to_string(),
-                    format!("{:.1}", s.mean_ns),
-                    String::new(),
-                ]);
+                row.sleeps = Some(s.iterations);
+                row.p50_ns = Some(s.p50_ns);
+                row.p99_ns = Some(s.p99_ns);
+                row.max_ns = Some(s.max_ns);
+                row.mean_ns = Some(one_decimal(s.mean_ns));
                 chart.bars.push((
                     label.clone(),
                     s.p99_ns as f64,
@@ -188,22 +179,56 @@ fn write_priority(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Result<()
             }
             Outcome::Refused(why) => {
                 println!("{label:<40} refused: {why}");
-                row.extend(std::iter::repeat_n(String::new(), 5));
-                row.push(why.clone());
+                row.note = why.clone();
             }
         }
-        csv.row(&row);
+        rows.push(row);
     }
-    csv.write(&dir.join(format!("{name}.csv")))
-        .with_context(|| format!("writing {name}.csv into {}", dir.display()))?;
-    chart.write(&dir.join(format!("{name}.svg")))?;
     let mut sidecar = Sidecar::new(name, title);
     sidecar.notes.push(format!(
         "{} sleeps of {:?} per setup, measured on a thread that only sleeps; competitors are normal threads that spin until the setup's sleeps are done",
         sizes.sleeps, sizes.sleep_period
     ));
-    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
+}
+
+/// One setup of `realtime_priority*.csv`; a refused setup has only its note.
+#[derive(Serialize)]
+struct PriorityRow {
+    setup: String,
+    policy: String,
+    core: String,
+    competitors: usize,
+    status: &'static str,
+    sleeps: Option<u64>,
+    p50_ns: Option<u64>,
+    p99_ns: Option<u64>,
+    max_ns: Option<u64>,
+    mean_ns: Option<f64>,
+    note: String,
+}
+
+/// One variant of a rule in `realtime_hot_loops*.csv` and the other rule tables.
+#[derive(Serialize)]
+struct RuleRow {
+    rule: &'static str,
+    variant: &'static str,
+    iterations: u64,
+    p50_ns: u64,
+    p99_ns: u64,
+    p999_ns: u64,
+    max_ns: u64,
+    mean_ns: f64,
+    dropped: Option<u64>,
+    near_floor: Option<bool>,
+}
+
+fn one_decimal(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
 }
 
 fn describe(setup: &Setup) -> (String, String) {
@@ -224,19 +249,7 @@ fn write(
     rows: &[Measured],
     sizes: &Sizes,
 ) -> anyhow::Result<()> {
-    let dir = figures_dir();
-    let mut csv = Csv::new(&[
-        "rule",
-        "variant",
-        "iterations",
-        "p50_ns",
-        "p99_ns",
-        "p999_ns",
-        "max_ns",
-        "mean_ns",
-        "dropped",
-        "near_floor",
-    ]);
+    let mut table: Vec<RuleRow> = Vec::new();
     // Medians within FLOOR_FACTOR empty steps measure the clock as much as the code.
     let floor = rows.iter().find(|r| r.rule == "floor").map(|r| r.summary);
     let mut chart = BarChart {
@@ -253,30 +266,27 @@ fn write(
             r.rule, r.variant, s.p50_ns, s.p99_ns, s.max_ns
         );
         let near_floor = match (&floor, r.rule) {
-            (Some(_), "floor" | "sleeping") | (None, _) => String::new(),
-            (Some(f), _) => r.near_floor(f).to_string(),
+            (Some(_), "floor" | "sleeping") | (None, _) => None,
+            (Some(f), _) => Some(r.near_floor(f)),
         };
-        csv.row(&[
-            r.rule.to_owned(),
-            r.variant.to_owned(),
-            s.iterations.to_string(),
-            s.p50_ns.to_string(),
-            s.p99_ns.to_string(),
-            s.p999_ns.to_string(),
-            s.max_ns.to_string(),
-            format!("{:.1}", s.mean_ns),
-            r.dropped.map_or_else(String::new, |d| d.to_string()),
+        table.push(RuleRow {
+            rule: r.rule,
+            variant: r.variant,
+            iterations: s.iterations,
+            p50_ns: s.p50_ns,
+            p99_ns: s.p99_ns,
+            p999_ns: s.p999_ns,
+            max_ns: s.max_ns,
+            mean_ns: one_decimal(s.mean_ns),
+            dropped: r.dropped,
             near_floor,
-        ]);
+        });
         chart.bars.push((
             format!("{}: {}", r.rule, r.variant),
             s.p99_ns as f64,
             Some((s.p50_ns as f64, s.max_ns as f64)),
         ));
     }
-    csv.write(&dir.join(format!("{name}.csv")))
-        .with_context(|| format!("writing {name}.csv into {}", dir.display()))?;
-    chart.write(&dir.join(format!("{name}.svg")))?;
     let mut sidecar = Sidecar::new(name, title);
     sidecar.notes.push(format!(
         "{} timed iterations after {} warm-up ones per variant; hand-off: {} messages, one every 2 us; sleeping: {} sleeps of {:?}",
@@ -286,6 +296,9 @@ fn write(
         "near_floor: the median is below {} times the median of an empty step (the cost of timing itself, about one clock read, which every row includes); dropped: records the off-thread logger dropped because its ring was full",
         realtime::rules::FLOOR_FACTOR
     ));
-    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Figure::new(sidecar)
+        .rows(&table)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
 }

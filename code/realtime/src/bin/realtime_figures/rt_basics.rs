@@ -1,13 +1,13 @@
 //! The real-time basics' figures: priority inversion, page faults, paced loops.
 
-use anyhow::Context;
-use bench_harness::{BarChart, Csv, LineChart, Series, Sidecar, figures_dir};
+use bench_harness::{BarChart, Figure, LineChart, Series, Sidecar, rows_to_csv};
 use realtime::latency::LatencySummary;
 use realtime::rt_basics::RtError;
 use realtime::rt_basics::s1_priority_inversion::{self as inversion, Protocol, Scene};
 use realtime::rt_basics::s2_page_faults::{self as faults, Memory};
 use realtime::rt_basics::s3_deadlines::{Pacing, paced_loop};
 use realtime::rules::Sizes;
+use serde::Serialize;
 
 /// A result, or why this machine could not give one: a missing privilege ("refused"), a
 /// missing feature ("unavailable") or a failed system call ("error", e.g. a core that a
@@ -40,21 +40,40 @@ fn row<T>(result: Result<T, RtError>) -> anyhow::Result<Row<T>> {
     }
 }
 
-fn quantiles(s: &LatencySummary) -> [String; 6] {
-    [
-        s.p50_ns.to_string(),
-        s.p99_ns.to_string(),
-        s.p999_ns.to_string(),
-        s.max_ns.to_string(),
-        format!("{:.1}", s.mean_ns),
-        String::new(),
-    ]
+/// The latency columns every table here ends with: empty, and a note saying why, when the row
+/// was not measured.
+#[derive(Default)]
+struct Quantiles {
+    p50_ns: Option<u64>,
+    p99_ns: Option<u64>,
+    p999_ns: Option<u64>,
+    max_ns: Option<u64>,
+    mean_ns: Option<f64>,
+    note: String,
 }
 
-fn not_measured(why: &str) -> [String; 6] {
-    let mut cells: [String; 6] = Default::default();
-    cells[5] = why.to_owned();
-    cells
+impl Quantiles {
+    fn of(s: &LatencySummary) -> Self {
+        Self {
+            p50_ns: Some(s.p50_ns),
+            p99_ns: Some(s.p99_ns),
+            p999_ns: Some(s.p999_ns),
+            max_ns: Some(s.max_ns),
+            mean_ns: Some(one_decimal(s.mean_ns)),
+            note: String::new(),
+        }
+    }
+
+    fn not_measured(why: &str) -> Self {
+        Self {
+            note: why.to_owned(),
+            ..Self::default()
+        }
+    }
+}
+
+fn one_decimal(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
 }
 
 fn bar(label: &str, s: &LatencySummary) -> (String, f64, Option<(f64, f64)>) {
@@ -65,28 +84,69 @@ fn bar(label: &str, s: &LatencySummary) -> (String, f64, Option<(f64, f64)>) {
     )
 }
 
-fn write_files(
-    name: &str,
-    csv: &Csv,
-    chart_svg: impl FnOnce(&std::path::Path) -> std::io::Result<()>,
-    sidecar: &Sidecar,
-) -> anyhow::Result<()> {
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))
-        .with_context(|| format!("writing {name}.csv into {}", dir.display()))?;
-    chart_svg(&dir.join(format!("{name}.svg")))?;
-    sidecar.write(&dir.join(format!("{name}.json")))?;
-    Ok(())
+/// One row of `realtime_priority_inversion*.csv`.
+#[derive(Serialize)]
+struct InversionRow {
+    protocol: &'static str,
+    status: &'static str,
+    scenes: u64,
+    hold_us: u128,
+    hog_us: u128,
+    p50_ns: Option<u64>,
+    p99_ns: Option<u64>,
+    p999_ns: Option<u64>,
+    max_ns: Option<u64>,
+    mean_ns: Option<f64>,
+    note: String,
+}
+
+/// One row of `realtime_page_faults*.csv`.
+#[derive(Serialize)]
+struct PageFaultRow {
+    buffer: &'static str,
+    status: &'static str,
+    buffer_bytes: usize,
+    chunk_bytes: usize,
+    chunks: u64,
+    minor_faults: Option<u64>,
+    setup_us: Option<f64>,
+    p50_ns: Option<u64>,
+    p99_ns: Option<u64>,
+    p999_ns: Option<u64>,
+    max_ns: Option<u64>,
+    mean_ns: Option<f64>,
+    note: String,
+}
+
+/// One row of `realtime_deadlines*.csv`.
+#[derive(Serialize)]
+struct DeadlineRow {
+    pacing: &'static str,
+    status: &'static str,
+    periods: u32,
+    period_us: u128,
+    final_drift_ns: Option<u128>,
+    p50_ns: Option<u64>,
+    p99_ns: Option<u64>,
+    p999_ns: Option<u64>,
+    max_ns: Option<u64>,
+    mean_ns: Option<f64>,
+    note: String,
+}
+
+/// One wake-up of `realtime_deadlines*_trace.csv`.
+#[derive(Serialize)]
+struct TraceRow {
+    pacing: &'static str,
+    period: usize,
+    lateness_ns: u128,
 }
 
 /// How long the high-priority thread waits for the lock, with and without inheritance.
 pub fn write_inversion(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Result<()> {
     let title = "Priority inversion: how long a high-priority thread waits for a lock";
     let (hold, hog) = (sizes.sleep_period * 2, sizes.sleep_period * 20);
-    let mut csv = Csv::new(&[
-        "protocol", "status", "scenes", "hold_us", "hog_us", "p50_ns", "p99_ns", "p999_ns",
-        "max_ns", "mean_ns", "note",
-    ]);
+    let mut rows: Vec<InversionRow> = Vec::new();
     let mut chart = BarChart {
         title: title.to_owned(),
         subtitle: format!(
@@ -104,53 +164,50 @@ pub fn write_inversion(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Resu
             hold,
             hog,
         };
-        let mut cells = vec![label.to_owned()];
-        match row(inversion::high_waits(scene, sizes.scenes))? {
+        let (status, scenes, q) = match row(inversion::high_waits(scene, sizes.scenes))? {
             Row::Measured(s) => {
                 println!(
                     "{label:<48} p50 {:>10} ns  max {:>10} ns",
                     s.p50_ns, s.max_ns
                 );
-                cells.extend(["measured".to_owned(), s.iterations.to_string()]);
-                cells.extend([hold.as_micros().to_string(), hog.as_micros().to_string()]);
-                cells.extend(quantiles(&s));
                 chart.bars.push(bar(label, &s));
+                ("measured", s.iterations, Quantiles::of(&s))
             }
             Row::NotMeasured { status, why } => {
                 println!("{label:<48} {status}: {why}");
-                cells.extend([status.to_owned(), "0".to_owned()]);
-                cells.extend([hold.as_micros().to_string(), hog.as_micros().to_string()]);
-                cells.extend(not_measured(&why));
+                (status, 0, Quantiles::not_measured(&why))
             }
-        }
-        csv.row(&cells);
+        };
+        rows.push(InversionRow {
+            protocol: label,
+            status,
+            scenes,
+            hold_us: hold.as_micros(),
+            hog_us: hog.as_micros(),
+            p50_ns: q.p50_ns,
+            p99_ns: q.p99_ns,
+            p999_ns: q.p999_ns,
+            max_ns: q.max_ns,
+            mean_ns: q.mean_ns,
+            note: q.note,
+        });
     }
     let mut sidecar = Sidecar::new(name, title);
     sidecar.notes.push(format!(
         "three SCHED_FIFO threads on the last core: low (10) takes the lock and works {hold:?} of CPU time, high (30) then waits for the lock, medium (20) spins {hog:?}; the wait is high's, from its lock call to getting the lock; a director thread on core 0 starts them"
     ));
-    write_files(name, &csv, |p| chart.write(p), &sidecar)
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .write()?;
+    Ok(())
 }
 
 /// Time per chunk and page faults of a loop filling a fresh, a pre-faulted and a locked buffer.
 pub fn write_page_faults(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Result<()> {
     let title = "Page faults in the loop: filling a fresh, a pre-faulted and an mlockall'd buffer";
     let chunk = 64 * 1024;
-    let mut csv = Csv::new(&[
-        "buffer",
-        "status",
-        "buffer_bytes",
-        "chunk_bytes",
-        "chunks",
-        "minor_faults",
-        "setup_us",
-        "p50_ns",
-        "p99_ns",
-        "p999_ns",
-        "max_ns",
-        "mean_ns",
-        "note",
-    ]);
+    let mut rows: Vec<PageFaultRow> = Vec::new();
     let mut chart = BarChart {
         title: title.to_owned(),
         subtitle: format!(
@@ -163,34 +220,44 @@ pub fn write_page_faults(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Re
     };
     for memory in [Memory::Fresh, Memory::Prefaulted, Memory::Locked] {
         let label = memory.label();
-        let mut cells = vec![label.to_owned()];
-        match row(faults::fill_loop(memory, sizes.fault_buffer, chunk))? {
-            Row::Measured(r) => {
-                let s = r.per_chunk;
-                let faults = r.minor_faults.map_or_else(String::new, |f| f.to_string());
-                println!(
-                    "{label:<40} faults {faults:>7}  p50 {:>9} ns  max {:>10} ns",
-                    s.p50_ns, s.max_ns
-                );
-                cells.extend(["measured".to_owned(), sizes.fault_buffer.to_string()]);
-                cells.extend([chunk.to_string(), s.iterations.to_string(), faults]);
-                cells.push(format!("{:.1}", r.setup.as_secs_f64() * 1e6));
-                cells.extend(quantiles(&s));
-                chart.bars.push(bar(label, &s));
-            }
-            Row::NotMeasured { status, why } => {
-                println!("{label:<40} {status}: {why}");
-                cells.extend([status.to_owned(), sizes.fault_buffer.to_string()]);
-                cells.extend([
-                    chunk.to_string(),
-                    "0".to_owned(),
-                    String::new(),
-                    String::new(),
-                ]);
-                cells.extend(not_measured(&why));
-            }
-        }
-        csv.row(&cells);
+        let (status, chunks, minor_faults, setup_us, q) =
+            match row(faults::fill_loop(memory, sizes.fault_buffer, chunk))? {
+                Row::Measured(r) => {
+                    let s = r.per_chunk;
+                    let faults = r.minor_faults.map_or_else(String::new, |f| f.to_string());
+                    println!(
+                        "{label:<40} faults {faults:>7}  p50 {:>9} ns  max {:>10} ns",
+                        s.p50_ns, s.max_ns
+                    );
+                    chart.bars.push(bar(label, &s));
+                    (
+                        "measured",
+                        s.iterations,
+                        r.minor_faults,
+                        Some(one_decimal(r.setup.as_secs_f64() * 1e6)),
+                        Quantiles::of(&s),
+                    )
+                }
+                Row::NotMeasured { status, why } => {
+                    println!("{label:<40} {status}: {why}");
+                    (status, 0, None, None, Quantiles::not_measured(&why))
+                }
+            };
+        rows.push(PageFaultRow {
+            buffer: label,
+            status,
+            buffer_bytes: sizes.fault_buffer,
+            chunk_bytes: chunk,
+            chunks,
+            minor_faults,
+            setup_us,
+            p50_ns: q.p50_ns,
+            p99_ns: q.p99_ns,
+            p999_ns: q.p999_ns,
+            max_ns: q.max_ns,
+            mean_ns: q.mean_ns,
+            note: q.note,
+        });
     }
     let mut sidecar = Sidecar::new(name, title);
     sidecar.notes.push(format!(
@@ -198,27 +265,19 @@ pub fn write_page_faults(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Re
         std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
             .map_or_else(|_| "unknown".to_owned(), |s| s.trim().to_owned())
     ));
-    write_files(name, &csv, |p| chart.write(p), &sidecar)
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .write()?;
+    Ok(())
 }
 
 /// Lateness against the ideal schedule of a periodic loop paced three ways.
 pub fn write_deadlines(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Result<()> {
     let title = "A 1 ms periodic loop: sleeping a period vs sleeping to absolute deadlines";
     let period = sizes.sleep_period;
-    let mut csv = Csv::new(&[
-        "pacing",
-        "status",
-        "periods",
-        "period_us",
-        "final_drift_ns",
-        "p50_ns",
-        "p99_ns",
-        "p999_ns",
-        "max_ns",
-        "mean_ns",
-        "note",
-    ]);
-    let mut trace = Csv::new(&["pacing", "period", "lateness_ns"]);
+    let mut rows: Vec<DeadlineRow> = Vec::new();
+    let mut trace: Vec<TraceRow> = Vec::new();
     let mut chart = LineChart {
         title: title.to_owned(),
         subtitle: format!("how far behind the ideal schedule each wake-up is; {machine}"),
@@ -230,52 +289,68 @@ pub fn write_deadlines(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Resu
     let step = (sizes.periods / 200).max(1) as usize;
     for pacing in Pacing::ALL {
         let label = pacing.label();
-        let mut cells = vec![label.to_owned()];
-        match row(paced_loop(pacing, period, sizes.periods))? {
-            Row::Measured(run) => {
-                let s = run.lateness;
-                println!(
-                    "{label:<32} drift after {} periods {:?}  p50 {} ns",
-                    sizes.periods, run.final_drift, s.p50_ns
-                );
-                cells.extend(["measured".to_owned(), sizes.periods.to_string()]);
-                cells.extend([
-                    period.as_micros().to_string(),
-                    run.final_drift.as_nanos().to_string(),
-                ]);
-                cells.extend(quantiles(&s));
-                let mut series = Series::new(label);
-                for (i, late) in run.trace.iter().enumerate() {
-                    trace.row(&[
-                        label.to_owned(),
-                        (i + 1).to_string(),
-                        late.as_nanos().to_string(),
-                    ]);
-                    if i % step == step - 1 {
-                        series.point((i + 1) as f64, (late.as_secs_f64() * 1e6).max(0.01));
+        let (status, periods, final_drift_ns, q) =
+            match row(paced_loop(pacing, period, sizes.periods))? {
+                Row::Measured(run) => {
+                    let s = run.lateness;
+                    println!(
+                        "{label:<32} drift after {} periods {:?}  p50 {} ns",
+                        sizes.periods, run.final_drift, s.p50_ns
+                    );
+                    let mut series = Series::new(label);
+                    for (i, late) in run.trace.iter().enumerate() {
+                        trace.push(TraceRow {
+                            pacing: label,
+                            period: i + 1,
+                            lateness_ns: late.as_nanos(),
+                        });
+                        if i % step == step - 1 {
+                            series.point((i + 1) as f64, (late.as_secs_f64() * 1e6).max(0.01));
+                        }
                     }
+                    chart.series.push(series);
+                    (
+                        "measured",
+                        sizes.periods,
+                        Some(run.final_drift.as_nanos()),
+                        Quantiles::of(&s),
+                    )
                 }
-                chart.series.push(series);
-            }
-            Row::NotMeasured { status, why } => {
-                println!("{label:<32} {status}: {why}");
-                cells.extend([status.to_owned(), "0".to_owned()]);
-                cells.extend([period.as_micros().to_string(), String::new()]);
-                cells.extend(not_measured(&why));
-            }
-        }
-        csv.row(&cells);
+                Row::NotMeasured { status, why } => {
+                    println!("{label:<32} {status}: {why}");
+                    (status, 0, None, Quantiles::not_measured(&why))
+                }
+            };
+        rows.push(DeadlineRow {
+            pacing: label,
+            status,
+            periods,
+            period_us: period.as_micros(),
+            final_drift_ns,
+            p50_ns: q.p50_ns,
+            p99_ns: q.p99_ns,
+            p999_ns: q.p999_ns,
+            max_ns: q.max_ns,
+            mean_ns: q.mean_ns,
+            note: q.note,
+        });
     }
     let trace_name = format!("{name}_trace.csv");
-    trace
-        .write(&figures_dir().join(&trace_name))
-        .with_context(|| format!("writing {trace_name}"))?;
     let mut sidecar = Sidecar::new(name, title);
     // Listing `files` replaces the default pair, so name all three.
-    sidecar.files = vec![format!("{name}.csv"), format!("{name}.svg"), trace_name];
+    sidecar.files = vec![
+        format!("{name}.csv"),
+        format!("{name}.svg"),
+        trace_name.clone(),
+    ];
     sidecar.notes.push(format!(
         "{} periods of {period:?} per pacing, no work in the loop; lateness of wake-up n is its time minus start + n × period; the chart plots every {step}th period, the trace CSV has all",
         sizes.periods
     ));
-    write_files(name, &csv, |p| chart.write(p), &sidecar)
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .extra(&trace_name, rows_to_csv(&trace)?)
+        .write()?;
+    Ok(())
 }
