@@ -121,15 +121,19 @@ pub fn spsc() -> Vec<Figure> {
 
 /// Every sample: its rate against how often each side waited, per 1000 messages.
 fn spsc_regimes(runs: &[Vec<QueueRun>; 2]) -> Figure {
-    use bench_harness::{Csv, LineChart, Series};
-    let mut csv = Csv::new(&[
-        "variant",
-        "sample",
-        "seconds",
-        "messages_per_s",
-        "full_waits",
-        "empty_waits",
-    ]);
+    use super::output::{Table, sig7};
+    use bench_harness::{LineChart, Series};
+    /// One sample of `parallel_spsc_regimes.csv`.
+    #[derive(serde::Serialize)]
+    struct SampleRow {
+        variant: &'static str,
+        sample: usize,
+        seconds: f64,
+        messages_per_s: f64,
+        full_waits: u64,
+        empty_waits: u64,
+    }
+    let mut csv = Vec::new();
     let mut chart = LineChart {
         title: "SPSC ring: each sample's rate against how often a side waited".into(),
         subtitle: super::output::subtitle(),
@@ -142,14 +146,14 @@ fn spsc_regimes(runs: &[Vec<QueueRun>; 2]) -> Figure {
         let mut sorted: Vec<&QueueRun> = samples.iter().collect();
         sorted.sort_by_key(|r| std::cmp::Reverse(r.time));
         for (i, r) in samples.iter().enumerate() {
-            csv.row(&[
-                (*name).to_owned(),
-                i.to_string(),
-                format!("{:.6e}", r.time.as_secs_f64()),
-                format!("{:.6e}", MESSAGES as f64 / r.time.as_secs_f64()),
-                r.full_waits.to_string(),
-                r.empty_waits.to_string(),
-            ]);
+            csv.push(SampleRow {
+                variant: name,
+                sample: i,
+                seconds: sig7(r.time.as_secs_f64()),
+                messages_per_s: sig7(MESSAGES as f64 / r.time.as_secs_f64()),
+                full_waits: r.full_waits,
+                empty_waits: r.empty_waits,
+            });
         }
         if *name == "SPSC ring" {
             let per_k = |w: u64| (w as f64 * 1000.0 / MESSAGES as f64).max(1e-3);
@@ -167,7 +171,7 @@ fn spsc_regimes(runs: &[Vec<QueueRun>; 2]) -> Figure {
         name: "spsc_regimes",
         description: "Every SPSC sample (ring and ArrayQueue): time, rate, failed pushes (queue \
                       full) and failed pops (queue empty)",
-        csv,
+        table: Table::rows(csv),
         chart: super::output::Chart::Line(chart),
         notes: vec![format!(
             "{MESSAGES} messages per sample; waits of 0 are drawn at 0.001 per 1000 on the log axis"

@@ -3,7 +3,7 @@
 use bench_harness::rng::SplitMix64;
 use bench_harness::{LineChart, Series, Stats, black_box, measure};
 
-use super::output::{COLUMNS, Chart, Figure, bar_figure, interleaved, row, subtitle};
+use super::output::{Chart, Figure, Table, bar_figure, interleaved, row, sig7, subtitle};
 
 fn random_u32(n: usize, seed: u64) -> Vec<u32> {
     let mut rng = SplitMix64::new(seed);
@@ -17,14 +17,14 @@ fn line_figure(
     rows: Vec<(String, f64, Stats, f64)>,
     notes: Vec<String>,
 ) -> Figure {
-    let mut csv = bench_harness::Csv::new(&COLUMNS);
+    let mut csv = Vec::new();
     for (variant, param, stats, rate) in &rows {
         row(&mut csv, variant, *param, stats, *rate);
     }
     Figure {
         name,
         description,
-        csv,
+        table: Table::rows(csv),
         chart: Chart::Line(chart),
         notes,
     }
@@ -381,7 +381,15 @@ pub fn monte_carlo(quick: bool) -> Vec<Figure> {
     use std::f64::consts::PI;
     const SEEDS: u64 = 16;
     let top = if quick { 5 } else { 7 };
-    let mut error_csv = bench_harness::Csv::new(&["samples", "seeds", "rms_error", "theory"]);
+    /// One sample count of `parallel_monte_carlo_error.csv`.
+    #[derive(serde::Serialize)]
+    struct ErrorRow {
+        samples: u64,
+        seeds: u64,
+        rms_error: f64,
+        theory: f64,
+    }
+    let mut error_rows = Vec::new();
     let mut chart = LineChart {
         title: "Monte Carlo π: error against the number of samples".into(),
         subtitle: format!("root-mean-square error over {SEEDS} seeds; exact, not timed"),
@@ -401,19 +409,19 @@ pub fn monte_carlo(quick: bool) -> Vec<Figure> {
         let (rms, predicted) = (mean_square.sqrt(), (PI * (4.0 - PI) / n as f64).sqrt());
         measured.point(n as f64, rms);
         theory.point(n as f64, predicted);
-        error_csv.row(&[
-            n.to_string(),
-            SEEDS.to_string(),
-            format!("{rms:.6e}"),
-            format!("{predicted:.6e}"),
-        ]);
+        error_rows.push(ErrorRow {
+            samples: n,
+            seeds: SEEDS,
+            rms_error: sig7(rms),
+            theory: sig7(predicted),
+        });
     }
     chart.series.extend([measured, theory]);
     let error = Figure {
         name: "monte_carlo_error",
         description: "Monte Carlo estimate of π: RMS error over 16 seeds against the sample count, \
                       and the standard error theory predicts",
-        csv: error_csv,
+        table: Table::rows(error_rows),
         chart: Chart::Line(chart),
         notes: vec!["counts, not times: the same on any machine for the same code".into()],
     };
@@ -479,7 +487,14 @@ pub fn bfs_frontiers(quick: bool) -> Figure {
         ("random (degree 8)", random_graph(nodes, 8, 7)),
         ("grid", grid_graph(side)),
     ];
-    let mut csv = bench_harness::Csv::new(&["graph", "level", "frontier"]);
+    /// One level of one graph in `parallel_bfs_frontier_sizes.csv`.
+    #[derive(serde::Serialize)]
+    struct FrontierRow {
+        graph: &'static str,
+        level: usize,
+        frontier: usize,
+    }
+    let mut csv = Vec::new();
     // Log x as well: the random graph's 11 levels and the grid's 2047 share one chart.
     let mut chart = LineChart {
         title: "BFS frontier size per level".into(),
@@ -496,7 +511,11 @@ pub fn bfs_frontiers(quick: bool) -> Figure {
         let sizes = frontier_sizes(&bfs_sequential(graph, 0));
         let mut series = Series::new(name);
         for (level, size) in sizes.iter().enumerate() {
-            csv.row(&[(*name).to_owned(), level.to_string(), size.to_string()]);
+            csv.push(FrontierRow {
+                graph: name,
+                level,
+                frontier: *size,
+            });
             series.point((level + 1) as f64, *size as f64);
         }
         chart.series.push(series);
@@ -504,7 +523,7 @@ pub fn bfs_frontiers(quick: bool) -> Figure {
     Figure {
         name: "bfs_frontier_sizes",
         description: "Frontier size per BFS level: a random degree-8 graph (wide) and a grid (deep)",
-        csv,
+        table: Table::rows(csv),
         chart: Chart::Line(chart),
         notes: vec!["counts, not times: the same on any machine for the same code".into()],
     }

@@ -1,6 +1,7 @@
 //! A measured figure: rows for the CSV, a chart for the SVG, notes for the sidecar.
 
-use bench_harness::{BarChart, Csv, LineChart, MachineInfo, Sidecar, Stats, figures_dir};
+use bench_harness::{BarChart, FigureError, LineChart, MachineInfo, Sidecar, Stats};
+use serde::Serialize;
 
 pub enum Chart {
     Bar(BarChart),
@@ -10,26 +11,50 @@ pub enum Chart {
 pub struct Figure {
     pub name: &'static str,
     pub description: &'static str,
-    pub csv: Csv,
+    pub table: Table,
     pub chart: Chart,
     pub notes: Vec<String>,
 }
 
-/// The CSV columns every figure of this crate uses.
-pub const COLUMNS: [&str; 7] = [
-    "variant", "param", "median_s", "p10_s", "p90_s", "samples", "rate",
-];
+type WriteRows = dyn FnOnce(bench_harness::Figure) -> Result<bench_harness::Figure, FigureError>;
 
-pub fn row(csv: &mut Csv, variant: &str, param: f64, s: &Stats, rate: f64) {
-    csv.row(&[
-        variant.to_owned(),
-        format!("{param}"),
-        format!("{:.6e}", s.median),
-        format!("{:.6e}", s.p10),
-        format!("{:.6e}", s.p90),
-        s.samples.to_string(),
-        format!("{rate:.6e}"),
-    ]);
+/// A figure's typed rows, kept until the figure is written (each figure has its own row type).
+pub struct Table(Box<WriteRows>);
+
+impl Table {
+    pub fn rows<T: Serialize + 'static>(rows: Vec<T>) -> Self {
+        Self(Box::new(move |figure| figure.rows(&rows)))
+    }
+}
+
+/// The row most figures of this crate use: one variant at one parameter, its timing and a
+/// rate (what the chart shows).
+#[derive(Serialize)]
+pub struct TimingRow {
+    pub variant: String,
+    pub param: f64,
+    pub median_s: f64,
+    pub p10_s: f64,
+    pub p90_s: f64,
+    pub samples: usize,
+    pub rate: f64,
+}
+
+pub fn row(rows: &mut Vec<TimingRow>, variant: &str, param: f64, s: &Stats, rate: f64) {
+    rows.push(TimingRow {
+        variant: variant.to_owned(),
+        param,
+        median_s: sig7(s.median),
+        p10_s: sig7(s.p10),
+        p90_s: sig7(s.p90),
+        samples: s.samples,
+        rate: sig7(rate),
+    });
+}
+
+/// `x` to seven significant digits: what the timing supports, without the float's noise.
+pub fn sig7(x: f64) -> f64 {
+    format!("{x:.6e}").parse().unwrap_or(x)
 }
 
 /// Under every chart title: which machine measured it. This VM has 2 cores: every parallel
@@ -53,21 +78,23 @@ pub fn load_average() -> String {
 }
 
 impl Figure {
-    pub fn write(&self) -> std::io::Result<()> {
-        let dir = figures_dir();
+    /// Writes `parallel_<name>.{csv,svg,json}` through [`bench_harness::Figure`].
+    pub fn write(self) -> Result<(), FigureError> {
         let stem = format!("parallel_{}", self.name);
-        self.csv.write(&dir.join(format!("{stem}.csv")))?;
-        match &self.chart {
-            Chart::Bar(c) => c.write(&dir.join(format!("{stem}.svg")))?,
-            Chart::Line(c) => c.write(&dir.join(format!("{stem}.svg")))?,
-        }
+        let svg = match &self.chart {
+            Chart::Bar(c) => c.to_svg(),
+            Chart::Line(c) => c.to_svg(),
+        };
         let mut sidecar = Sidecar::new(&stem, self.description);
-        sidecar.notes = self.notes.clone();
+        sidecar.notes = self.notes;
         sidecar.notes.push(format!(
             "1-minute load average after the run: {}",
             load_average()
         ));
-        sidecar.write(&dir.join(format!("{stem}.json")))
+        (self.table.0)(bench_harness::Figure::new(sidecar))?
+            .chart(svg)
+            .write()?;
+        Ok(())
     }
 }
 
@@ -80,7 +107,7 @@ pub fn bar_figure(
     bars: Vec<(String, Stats, f64)>,
     notes: Vec<String>,
 ) -> Figure {
-    let mut csv = Csv::new(&COLUMNS);
+    let mut rows = Vec::new();
     let mut chart = BarChart {
         title: title.to_owned(),
         subtitle: subtitle(),
@@ -88,7 +115,7 @@ pub fn bar_figure(
         ..Default::default()
     };
     for (label, stats, rate) in &bars {
-        row(&mut csv, label, 0.0, stats, *rate);
+        row(&mut rows, label, 0.0, stats, *rate);
         // The spread of a rate: the fastest and slowest samples, converted like the median.
         let scale = rate * stats.median;
         chart.bars.push((
@@ -100,7 +127,7 @@ pub fn bar_figure(
     Figure {
         name,
         description,
-        csv,
+        table: Table::rows(rows),
         chart: Chart::Bar(chart),
         notes,
     }

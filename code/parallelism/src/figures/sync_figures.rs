@@ -5,10 +5,10 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use bench_harness::{Csv, LineChart, Series, Stats, black_box};
+use bench_harness::{LineChart, Series, Stats, black_box};
 use crossbeam_utils::Backoff;
 
-use super::output::{COLUMNS, Chart, Figure, bar_figure, interleaved, row, subtitle};
+use super::output::{Chart, Figure, Table, bar_figure, interleaved, row, sig7, subtitle};
 
 /// How big each sweep is: the full run, or a smoke test (`--quick`).
 #[derive(Clone, Copy)]
@@ -78,7 +78,7 @@ pub fn false_sharing_sweep(size: Size) -> Vec<Figure> {
         placements.push(("pinned to SMT siblings", Some(c)));
     }
     let distances: Vec<usize> = (0..=256).step_by(step).collect();
-    let mut csv = Csv::new(&COLUMNS);
+    let mut csv = Vec::new();
     let mut chart = line_chart(
         "False sharing: ns per increment vs distance between two counters",
         "distance between the two counters (bytes)",
@@ -109,7 +109,7 @@ pub fn false_sharing_sweep(size: Size) -> Vec<Figure> {
     vec![Figure {
         name: "false_sharing_sweep",
         description: "Two threads each increment an atomic counter; the counters are 0 (the same counter) to 256 bytes apart",
-        csv,
+        table: Table::rows(csv),
         chart: Chart::Line(chart),
         notes: vec![
             format!("{n} Relaxed fetch_add per thread; {samples} samples per point after 1 warm-up round, distances interleaved; rate column = ns per increment (median)"),
@@ -141,7 +141,7 @@ pub fn locks(size: Size) -> Vec<Figure> {
     ] {
         let rounds = rounds_for(Duration::from_nanos(cs_ns));
         let ops_total = (budget / ((cs_ns as f64 + 20.0) * 1e-9)) as u64;
-        let mut csv = Csv::new(&COLUMNS);
+        let mut csv = Vec::new();
         let mut chart = line_chart(
             &format!("Shared counter under contention: {cs_ns} ns of work per operation"),
             "threads",
@@ -180,7 +180,7 @@ pub fn locks(size: Size) -> Vec<Figure> {
         figures.push(Figure {
             name,
             description: "Operations per second on one shared value: Mutex, read-mostly RwLock, fetch_add, CAS loop",
-            csv,
+            table: Table::rows(csv),
             chart: Chart::Line(chart),
             notes,
         });
@@ -390,7 +390,15 @@ pub fn channels(size: Size) -> Vec<Figure> {
     let count = size.pick(20_000, 500);
     let gap = Duration::from_micros(10);
     let qs = [0.5, 0.9, 0.99, 0.999];
-    let mut csv = Csv::new(&["variant", "percentile", "latency_s", "messages"]);
+    /// One percentile of one channel in `parallel_channel_latency.csv`.
+    #[derive(serde::Serialize)]
+    struct LatencyRow {
+        variant: &'static str,
+        percentile: f64,
+        latency_s: f64,
+        messages: usize,
+    }
+    let mut csv = Vec::new();
     let mut chart = line_chart(
         "One-way channel latency, one message every 10 µs",
         "percentile",
@@ -405,12 +413,12 @@ pub fn channels(size: Size) -> Vec<Figure> {
         for (i, q) in qs.iter().enumerate() {
             let v = percentile(&l, *q);
             series.point(i as f64, v * 1e6);
-            csv.row(&[
-                name.to_string(),
-                format!("{q}"),
-                format!("{v:.6e}"),
-                count.to_string(),
-            ]);
+            csv.push(LatencyRow {
+                variant: name,
+                percentile: *q,
+                latency_s: sig7(v),
+                messages: count,
+            });
         }
         chart.series.push(series);
     }
@@ -418,7 +426,7 @@ pub fn channels(size: Size) -> Vec<Figure> {
     let latency = Figure {
         name: "channel_latency",
         description: "One-way latency of one message sent every 10 µs: p50, p90, p99, p99.9",
-        csv,
+        table: Table::rows(csv),
         chart: Chart::Line(chart),
         notes: vec![format!(
             "{count} messages per channel after {} warm-up; the receiver blocks in recv() (std, crossbeam) or spins with backoff (SPSC ring)",
@@ -433,7 +441,15 @@ pub fn backpressure(size: Size) -> Vec<Figure> {
     let messages = size.pick(20_000, 2_000);
     let every = size.pick(100, 50);
     let rounds = crate::contention::rounds_for(Duration::from_micros(1));
-    let mut csv = Csv::new(&["variant", "sent", "elapsed_s", "queued"]);
+    /// One sample of the queue length in `parallel_backpressure.csv`.
+    #[derive(serde::Serialize)]
+    struct QueueRow {
+        variant: &'static str,
+        sent: usize,
+        elapsed_s: f64,
+        queued: usize,
+    }
+    let mut csv = Vec::new();
     let mut chart = line_chart(
         "Back-pressure: messages waiting in the channel, fast producer, slow consumer",
         "time since the first send (ms)",
@@ -444,19 +460,19 @@ pub fn backpressure(size: Size) -> Vec<Figure> {
         let mut series = Series::new(label);
         for s in &trace {
             series.point(s.elapsed.as_secs_f64() * 1e3, s.queued as f64);
-            csv.row(&[
-                label.into(),
-                s.sent.to_string(),
-                format!("{:.6e}", s.elapsed.as_secs_f64()),
-                s.queued.to_string(),
-            ]);
+            csv.push(QueueRow {
+                variant: label,
+                sent: s.sent,
+                elapsed_s: sig7(s.elapsed.as_secs_f64()),
+                queued: s.queued,
+            });
         }
         chart.series.push(series);
     }
     vec![Figure {
         name: "backpressure",
         description: "Queue length over time: a producer sending as fast as it can, a consumer doing ~1 µs of work per message, crossbeam bounded(64) vs unbounded",
-        csv,
+        table: Table::rows(csv),
         chart: Chart::Line(chart),
         notes: vec![format!(
             "{messages} messages, length sampled by the producer every {every}; consumer work = {rounds} xorshift rounds (~1 µs)"
@@ -559,7 +575,7 @@ pub fn amdahl(size: Size) -> Vec<Figure> {
     let fitted = fit_serial_fraction(&points);
     let designed = serial_alone.median / t1;
     // ANCHOR_END: amdahl_fig
-    let mut csv = Csv::new(&COLUMNS);
+    let mut csv = Vec::new();
     let mut chart = line_chart(
         "Amdahl's law: measured speed-up vs the fitted formula",
         "threads",
@@ -593,7 +609,7 @@ pub fn amdahl(size: Size) -> Vec<Figure> {
     vec![Figure {
         name: "amdahl",
         description: "Speed-up of a job with a parallel part and a serial step, 1 thread to twice the CPUs, against Amdahl's law",
-        csv,
+        table: Table::rows(csv),
         chart: Chart::Line(chart),
         notes: vec![
             format!(
