@@ -4,14 +4,13 @@ use std::error::Error;
 use std::process::Command;
 use std::time::Duration;
 
-use bench_harness::{
-    Csv, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, Stats, figures_dir,
-};
+use bench_harness::{Figure, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, Stats};
 use parallelism::async_bottom::memory::{
     WaitersSample, executor_waiters, rss_and_vm_kib, thread_waiters, tokio_waiters,
 };
 use parallelism::async_bottom::s1_future_by_hand::future_sizes;
 use parallelism::async_bottom::starvation::{BlockingCall, ticker_beside_blocking_call};
+use serde::{Deserialize, Serialize};
 
 #[derive(clap::Parser, Debug)]
 #[command(
@@ -91,23 +90,73 @@ fn sidecar(stem: &str, description: &str, notes: Vec<String>, files: Vec<String>
     sidecar
 }
 
+/// One future of `parallel_async_sizes*.csv`.
+#[derive(Serialize)]
+struct SizeRow {
+    future: &'static str,
+    bytes: usize,
+}
+
+/// One run of one kind of waiter in `parallel_async_memory*.csv`.
+#[derive(Serialize)]
+struct MemoryRow {
+    waiter: &'static str,
+    requested: usize,
+    started: usize,
+    repeat: usize,
+    rss_before_kib: u64,
+    rss_after_kib: u64,
+    vm_before_kib: u64,
+    vm_after_kib: u64,
+    rss_per_waiter_bytes: f64,
+    vm_per_waiter_bytes: f64,
+    create_s: f64,
+    create_per_waiter_us: f64,
+}
+
+/// One tick of one run in `parallel_async_starvation*.csv`.
+#[derive(Serialize)]
+struct TickRow {
+    call: &'static str,
+    run: usize,
+    tick: usize,
+    due_ms: f64,
+    late_ms: f64,
+}
+
+/// What a `--child` process measured, as the one JSON line it prints.
+#[derive(Serialize, Deserialize)]
+struct ChildSample {
+    requested: usize,
+    started: usize,
+    rss_before_kib: u64,
+    vm_before_kib: u64,
+    rss_after_kib: u64,
+    vm_after_kib: u64,
+    create_s: f64,
+}
+
+/// `x` rounded to `places` decimals, the digits the measurement supports.
+fn round_to(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
+}
+
 fn sizes(suffix: &str) -> Result<(), Box<dyn Error>> {
     let stem = format!("parallel_async_sizes{suffix}");
-    let mut csv = Csv::new(&["future", "bytes"]);
-    for (name, bytes) in future_sizes() {
-        csv.row(&[name.to_owned(), bytes.to_string()]);
-    }
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{stem}.csv")))?;
+    let rows: Vec<SizeRow> = future_sizes()
+        .into_iter()
+        .map(|(future, bytes)| SizeRow { future, bytes })
+        .collect();
     let notes =
         vec!["size_of_val of each future before its first poll (x86-64, release build)".into()];
-    sidecar(
+    let sidecar = sidecar(
         &stem,
         "Sizes in bytes of a few futures",
         notes,
         vec![format!("{stem}.csv")],
-    )
-    .write(&dir.join(format!("{stem}.json")))?;
+    );
+    Figure::new(sidecar).rows(&rows)?.write()?;
     Ok(())
 }
 
@@ -124,21 +173,18 @@ fn sample_in_child(kind: &str, n: usize) -> Result<WaitersSample, Box<dyn Error>
         )
         .into());
     }
-    let text = String::from_utf8(out.stdout)?;
-    let v: Vec<f64> = text
-        .split_whitespace()
-        .map(str::parse)
-        .collect::<Result<_, _>>()?;
-    let [requested, started, rss0, vm0, rss1, vm1, create_s] = v[..] else {
-        return Err(format!("child {kind}:{n} printed `{text}`, not seven numbers").into());
-    };
-    let k = |x: f64| x as u64;
+    let s: ChildSample = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "child {kind}:{n} printed `{}`, not its sample: {e}",
+            String::from_utf8_lossy(&out.stdout).trim()
+        )
+    })?;
     Ok(WaitersSample {
-        requested: requested as usize,
-        started: started as usize,
-        before_kib: (k(rss0), k(vm0)),
-        after_kib: (k(rss1), k(vm1)),
-        create_s,
+        requested: s.requested,
+        started: s.started,
+        before_kib: (s.rss_before_kib, s.vm_before_kib),
+        after_kib: (s.rss_after_kib, s.vm_after_kib),
+        create_s: s.create_s,
     })
 }
 
@@ -160,11 +206,16 @@ fn child(spec: &str) -> Result<(), Box<dyn Error>> {
         "threads64k" => thread_waiters(n, Some(64 * 1024)),
         _ => return Err(bad().into()),
     };
-    let (a, b) = (s.before_kib, s.after_kib);
-    println!(
-        "{} {} {} {} {} {} {:e}",
-        s.requested, s.started, a.0, a.1, b.0, b.1, s.create_s
-    );
+    let sample = ChildSample {
+        requested: s.requested,
+        started: s.started,
+        rss_before_kib: s.before_kib.0,
+        vm_before_kib: s.before_kib.1,
+        rss_after_kib: s.after_kib.0,
+        vm_after_kib: s.after_kib.1,
+        create_s: s.create_s,
+    };
+    println!("{}", serde_json::to_string(&sample)?);
     Ok(())
 }
 
@@ -186,20 +237,7 @@ fn memory(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
         ("threads", "OS thread", thread_counts),
         ("threads64k", "OS thread, 64 KiB stack", thread_counts),
     ];
-    let mut csv = Csv::new(&[
-        "waiter",
-        "requested",
-        "started",
-        "repeat",
-        "rss_before_kib",
-        "rss_after_kib",
-        "vm_before_kib",
-        "vm_after_kib",
-        "rss_per_waiter_bytes",
-        "vm_per_waiter_bytes",
-        "create_s",
-        "create_per_waiter_us",
-    ]);
+    let mut rows: Vec<MemoryRow> = Vec::new();
     let mut rss_chart = LineChart {
         title: "Resident memory per waiting task or thread".into(),
         subtitle: subtitle(),
@@ -241,20 +279,20 @@ fn memory(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
                     ));
                 }
                 let per_us = s.create_s * 1e6 / s.started.max(1) as f64;
-                csv.row(&[
-                    label.into(),
-                    n.to_string(),
-                    s.started.to_string(),
-                    repeat.to_string(),
-                    s.before_kib.0.to_string(),
-                    s.after_kib.0.to_string(),
-                    s.before_kib.1.to_string(),
-                    s.after_kib.1.to_string(),
-                    format!("{:.1}", s.rss_per_waiter()),
-                    format!("{:.1}", s.vm_per_waiter()),
-                    format!("{:.6e}", s.create_s),
-                    format!("{per_us:.4}"),
-                ]);
+                rows.push(MemoryRow {
+                    waiter: label,
+                    requested: n,
+                    started: s.started,
+                    repeat,
+                    rss_before_kib: s.before_kib.0,
+                    rss_after_kib: s.after_kib.0,
+                    vm_before_kib: s.before_kib.1,
+                    vm_after_kib: s.after_kib.1,
+                    rss_per_waiter_bytes: round_to(s.rss_per_waiter(), 1),
+                    vm_per_waiter_bytes: round_to(s.vm_per_waiter(), 1),
+                    create_s: format!("{:.6e}", s.create_s).parse()?,
+                    create_per_waiter_us: round_to(per_us, 4),
+                });
                 rss.push(s.rss_per_waiter());
                 vm.push(s.vm_per_waiter());
                 create.push(per_us);
@@ -273,10 +311,6 @@ fn memory(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
     }
     rss_chart.series.push(thread_vm);
     rss_chart.series.push(small_vm);
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{stem}.csv")))?;
-    rss_chart.write(&dir.join(format!("{stem}.svg")))?;
-    create_chart.write(&dir.join(format!("{stem}_create.svg")))?;
     notes.push(format!(
         "1-minute load average after the run: {}",
         subtitle()
@@ -286,8 +320,17 @@ fn memory(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
         .map(|e| format!("{stem}.{e}"))
         .chain([format!("{stem}_create.svg")])
         .collect();
-    sidecar(&stem, "Memory and start-up time per waiting task (tokio, course executor) and per waiting OS thread", notes, files)
-        .write(&dir.join(format!("{stem}.json")))?;
+    let sidecar = sidecar(
+        &stem,
+        "Memory and start-up time per waiting task (tokio, course executor) and per waiting OS thread",
+        notes,
+        files,
+    );
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(rss_chart.to_svg())
+        .extra(&format!("{stem}_create.svg"), create_chart.to_svg())
+        .write()?;
     Ok(())
 }
 
@@ -300,7 +343,7 @@ fn starvation(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
         Duration::from_millis(150),
     );
     let runs = if quick { 1 } else { 5 };
-    let mut csv = Csv::new(&["call", "run", "tick", "due_ms", "late_ms"]);
+    let mut rows: Vec<TickRow> = Vec::new();
     let mut chart = LineChart {
         title: "A ticker due every 10 ms beside one 150 ms blocking call".into(),
         subtitle: subtitle(),
@@ -323,13 +366,13 @@ fn starvation(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
             let t = ticker_beside_blocking_call(call, period, ticks, block_at, block_for);
             for (i, (due, late)) in t.due.iter().zip(&t.late).enumerate() {
                 let (d, l) = (due.as_secs_f64() * 1e3, late.as_secs_f64() * 1e3);
-                csv.row(&[
-                    label.into(),
-                    run.to_string(),
-                    i.to_string(),
-                    format!("{d:.1}"),
-                    format!("{l:.3}"),
-                ]);
+                rows.push(TickRow {
+                    call: label,
+                    run,
+                    tick: i,
+                    due_ms: round_to(d, 1),
+                    late_ms: round_to(l, 3),
+                });
                 late_ms[i].push(l);
                 if run == 0 {
                     due_ms.push(d);
@@ -348,15 +391,15 @@ fn starvation(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
         chart.series.push(series);
         notes.push(format!("{label}: {}", summary.join("; ")));
     }
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{stem}.csv")))?;
-    chart.write(&dir.join(format!("{stem}.svg")))?;
-    sidecar(
+    let sidecar = sidecar(
         &stem,
         "Lateness of a ticker task beside a blocking call, in the task and through spawn_blocking",
         notes,
         vec![],
-    )
-    .write(&dir.join(format!("{stem}.json")))?;
+    );
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
 }
