@@ -3,21 +3,12 @@
 use computational_graphs::cpu_matmul;
 use computational_graphs::rng::SplitMix64;
 
-#[test]
-fn every_cpu_variant_matches_the_reference() {
-    type Matmul = fn(&[f32], &[f32], &mut [f32], usize, usize, usize);
-    let variants: [(&str, Matmul); 8] = [
-        ("naive", cpu_matmul::naive),
-        ("ikj", cpu_matmul::ikj),
-        ("blocked", cpu_matmul::blocked),
-        ("parallel", cpu_matmul::parallel),
-        ("packed", cpu_matmul::packed),
-        ("packed_parallel", cpu_matmul::packed_parallel),
-        ("packed_fma", cpu_matmul::packed_fma),
-        ("packed_fma_parallel", cpu_matmul::packed_fma_parallel),
-    ];
+type Matmul = fn(&[f32], &[f32], &mut [f32], usize, usize, usize);
+
+/// Each variant against `matrixmultiply` on 1×N, N×1, odd shapes, and (70, 260, 1030): past one
+/// packed block in every direction.
+fn all_match_the_reference(variants: &[(&str, Matmul)]) {
     let mut rng = SplitMix64::new(9);
-    // 1×N, N×1, odd, and (70, 260, 1030): past one packed block in every direction.
     let shapes = [
         (1, 1, 1),
         (1, 37, 61),
@@ -27,9 +18,44 @@ fn every_cpu_variant_matches_the_reference() {
         (128, 64, 200),
         (70, 260, 1030),
     ];
-    // Every kernel this CPU has, not only the widest one `packed_fma` picks.
+    for (m, k, n) in shapes {
+        let a: Vec<f32> = (0..m * k).map(|_| rng.symmetric(1.0)).collect();
+        let b: Vec<f32> = (0..k * n).map(|_| rng.symmetric(1.0)).collect();
+        let mut want = vec![0.0; m * n];
+        cpu_matmul::reference(&a, &b, &mut want, m, k, n);
+        for &(name, f) in variants {
+            let mut got = vec![f32::NAN; m * n];
+            f(&a, &b, &mut got, m, k, n);
+            let diff = got
+                .iter()
+                .zip(&want)
+                .map(|(x, y)| (x - y).abs())
+                .fold(0.0, f32::max);
+            assert!(diff < 1e-3, "{name} at {m}×{k}×{n}: off by {diff}");
+        }
+    }
+}
+
+#[test]
+fn every_cpu_variant_matches_the_reference() {
+    all_match_the_reference(&[
+        ("naive", cpu_matmul::naive),
+        ("ikj", cpu_matmul::ikj),
+        ("blocked", cpu_matmul::blocked),
+        ("parallel", cpu_matmul::parallel),
+        ("packed", cpu_matmul::packed),
+        ("packed_parallel", cpu_matmul::packed_parallel),
+        ("packed_fma", cpu_matmul::packed_fma),
+        ("packed_fma_parallel", cpu_matmul::packed_fma_parallel),
+    ]);
+}
+
+/// Every kernel this CPU has, not only the widest one `packed_fma` picks, on one thread and on
+/// rayon.
+#[test]
+fn every_packed_kernel_matches_the_reference() {
     use cpu_matmul::packed_fma::{Kernel, packed_parallel_with, packed_with};
-    let kernels: [(&str, Matmul); 5] = [
+    all_match_the_reference(&[
         ("avx512", |a, b, c, m, k, n| {
             packed_with(Kernel::Avx512, a, b, c, m, k, n)
         }),
@@ -45,22 +71,5 @@ fn every_cpu_variant_matches_the_reference() {
         ("avx2 on rayon", |a, b, c, m, k, n| {
             packed_parallel_with(Kernel::Avx2Fma, a, b, c, m, k, n)
         }),
-    ];
-    let variants: Vec<(&str, Matmul)> = variants.into_iter().chain(kernels).collect();
-    for (m, k, n) in shapes {
-        let a: Vec<f32> = (0..m * k).map(|_| rng.symmetric(1.0)).collect();
-        let b: Vec<f32> = (0..k * n).map(|_| rng.symmetric(1.0)).collect();
-        let mut want = vec![0.0; m * n];
-        cpu_matmul::reference(&a, &b, &mut want, m, k, n);
-        for &(name, f) in &variants {
-            let mut got = vec![f32::NAN; m * n];
-            f(&a, &b, &mut got, m, k, n);
-            let diff = got
-                .iter()
-                .zip(&want)
-                .map(|(x, y)| (x - y).abs())
-                .fold(0.0, f32::max);
-            assert!(diff < 1e-3, "{name} at {m}×{k}×{n}: off by {diff}");
-        }
-    }
+    ]);
 }
