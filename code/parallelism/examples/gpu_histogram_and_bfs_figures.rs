@@ -9,11 +9,10 @@
 //! cargo run --release -p parallelism --example gpu_histogram_and_bfs_figures -- --quick --allow-dirty --allow-busy
 //! ```
 
-use anyhow::Context;
 use bench_harness::rng::SplitMix64;
 use bench_harness::{
-    BarChart, Csv, FigureArgs, LineChart, Series, Sidecar, Stats, figures_dir, measure,
-    measure_durations,
+    BarChart, Figure, FigureArgs, LineChart, Series, Sidecar, Stats, measure, measure_durations,
+    rows_to_csv,
 };
 use gpu_context::{GpuContext, TimingSource, wgpu};
 use parallelism::gpu_histogram::{GpuHistogramBench, GpuHistogramKind};
@@ -21,6 +20,7 @@ use parallelism::graph::{
     Graph, bfs_parallel, bfs_sequential, frontier_sizes, grid_graph, random_graph,
 };
 use parallelism::histogram::histogram_sequential;
+use serde::Serialize;
 
 fn main() -> anyhow::Result<()> {
     let args = FigureArgs::parse_with_about(
@@ -38,6 +38,48 @@ fn main() -> anyhow::Result<()> {
         bfs_figure(&args, &suffix)?;
     }
     Ok(())
+}
+
+/// One kernel on one input in `parallel_gpu_histogram*.csv`.
+#[derive(Serialize)]
+struct HistogramRow {
+    input: &'static str,
+    kernel: &'static str,
+    bytes: usize,
+    median_ms: f64,
+    p10_ms: f64,
+    p90_ms: f64,
+    samples: usize,
+    gb_per_s: f64,
+    timing: String,
+}
+
+/// One variant at one thread count in `parallel_bfs*.csv`.
+#[derive(Serialize)]
+struct BfsRow {
+    graph: &'static str,
+    variant: &'static str,
+    threads: usize,
+    nodes: usize,
+    levels: usize,
+    median_ms: f64,
+    p10_ms: f64,
+    p90_ms: f64,
+    speedup_vs_sequential: f64,
+}
+
+/// One level of one graph in `parallel_bfs_frontiers*.csv`.
+#[derive(Serialize)]
+struct FrontierRow {
+    graph: &'static str,
+    level: usize,
+    frontier: usize,
+}
+
+/// `x` rounded to `places` decimals, the digits the measurement supports.
+fn round_to(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
 }
 
 /// The three inputs: how many bytes fall on one bin decides how much the atomics contend.
@@ -72,17 +114,7 @@ fn histogram_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
     };
     let samples = if args.quick { 3 } else { 15 };
     let name = format!("parallel_gpu_histogram{suffix}");
-    let mut csv = Csv::new(&[
-        "input",
-        "kernel",
-        "bytes",
-        "median_ms",
-        "p10_ms",
-        "p90_ms",
-        "samples",
-        "gb_per_s",
-        "timing",
-    ]);
+    let mut rows: Vec<HistogramRow> = Vec::new();
     let mut chart = BarChart {
         title: format!(
             "GPU byte histogram of {} MiB: input bytes per second",
@@ -118,17 +150,17 @@ fn histogram_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
                 "{input:<22} {label:<15} median {:>9.3} ms  {gbps:>7.2} GB/s",
                 stats.median * 1e3
             );
-            csv.row(&[
-                input.into(),
-                label.into(),
-                len.to_string(),
-                format!("{:.4}", stats.median * 1e3),
-                format!("{:.4}", stats.p10 * 1e3),
-                format!("{:.4}", stats.p90 * 1e3),
-                stats.samples.to_string(),
-                format!("{gbps:.3}"),
-                format!("{source:?}"),
-            ]);
+            rows.push(HistogramRow {
+                input,
+                kernel: label,
+                bytes: len,
+                median_ms: round_to(stats.median * 1e3, 4),
+                p10_ms: round_to(stats.p10 * 1e3, 4),
+                p90_ms: round_to(stats.p90 * 1e3, 4),
+                samples: stats.samples,
+                gb_per_s: round_to(gbps, 3),
+                timing: format!("{source:?}"),
+            });
             chart.bars.push((
                 format!("{label}, {input}"),
                 gbps,
@@ -136,17 +168,16 @@ fn histogram_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
             ));
         }
     }
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))
-        .with_context(|| format!("writing into {}", dir.display()))?;
-    chart.write(&dir.join(format!("{name}.svg")))?;
     let mut sidecar = Sidecar::new(&name, "GPU histogram: global atomics vs privatised bins");
     sidecar.adapter_json = Some(ctx.report().to_json());
     sidecar.notes.push(format!(
         "{len} bytes per input; each sample clears the bins and runs one dispatch, timed by \
          GPU timestamps where the adapter has them (column timing); bins checked against the CPU"
     ));
-    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
 }
 
@@ -166,18 +197,8 @@ fn bfs_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
         .collect();
     let samples = if args.quick { 3 } else { 9 };
     let name = format!("parallel_bfs{suffix}");
-    let mut csv = Csv::new(&[
-        "graph",
-        "variant",
-        "threads",
-        "nodes",
-        "levels",
-        "median_ms",
-        "p10_ms",
-        "p90_ms",
-        "speedup_vs_sequential",
-    ]);
-    let mut frontiers = Csv::new(&["graph", "level", "frontier"]);
+    let mut rows: Vec<BfsRow> = Vec::new();
+    let mut frontiers: Vec<FrontierRow> = Vec::new();
     let mut chart = LineChart {
         title: "Level-synchronous parallel BFS: speed-up over sequential BFS".into(),
         subtitle: format!("{cores} logical CPUs, median of {samples}"),
@@ -190,23 +211,27 @@ fn bfs_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
         let reference = bfs_sequential(graph, 0);
         let sizes = frontier_sizes(&reference);
         for (level, size) in sizes.iter().enumerate() {
-            frontiers.row(&[graph_name.to_string(), level.to_string(), size.to_string()]);
+            frontiers.push(FrontierRow {
+                graph: graph_name,
+                level,
+                frontier: *size,
+            });
         }
         let sequential = measure(1, samples, || {
             std::hint::black_box(bfs_sequential(graph, 0));
         });
-        let mut row = |variant: &str, t: usize, s: &Stats| {
-            csv.row(&[
-                graph_name.to_string(),
-                variant.into(),
-                t.to_string(),
-                graph.nodes().to_string(),
-                sizes.len().to_string(),
-                format!("{:.4}", s.median * 1e3),
-                format!("{:.4}", s.p10 * 1e3),
-                format!("{:.4}", s.p90 * 1e3),
-                format!("{:.3}", sequential.median / s.median),
-            ]);
+        let mut row = |variant: &'static str, t: usize, s: &Stats| {
+            rows.push(BfsRow {
+                graph: graph_name,
+                variant,
+                threads: t,
+                nodes: graph.nodes(),
+                levels: sizes.len(),
+                median_ms: round_to(s.median * 1e3, 4),
+                p10_ms: round_to(s.p10 * 1e3, 4),
+                p90_ms: round_to(s.p90 * 1e3, 4),
+                speedup_vs_sequential: round_to(sequential.median / s.median, 3),
+            });
         };
         row("sequential", 1, &sequential);
         let mut series = Series::new(graph_name);
@@ -232,19 +257,18 @@ fn bfs_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
         }
         chart.series.push(series);
     }
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))
-        .with_context(|| format!("writing into {}", dir.display()))?;
-    frontiers.write(&dir.join(format!("parallel_bfs_frontiers{suffix}.csv")))?;
-    chart.write(&dir.join(format!("{name}.svg")))?;
     let mut sidecar = Sidecar::new(&name, "Sequential vs level-synchronous parallel BFS");
-    sidecar
-        .files
-        .push(format!("parallel_bfs_frontiers{suffix}.csv"));
     sidecar.notes.push(format!(
         "random graph: {nodes} nodes, 8 out-edges each, seed 7; grid: {side} x {side}, edges \
          right and down; BFS from node 0; distances checked against sequential BFS"
     ));
-    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .extra(
+            &format!("parallel_bfs_frontiers{suffix}.csv"),
+            rows_to_csv(&frontiers)?,
+        )
+        .write()?;
     Ok(())
 }
