@@ -13,7 +13,7 @@ use thiserror::Error;
 use wgpu::util::DeviceExt;
 use wgpu::{CooperativeMatrixProperties as Config, CooperativeScalarType as Scalar};
 
-use crate::gemm::GemmKind;
+use crate::gemm::{GemmKind, TileLayout};
 
 const TEMPLATE: &str = include_str!("wgsl/coop_matrix_gemm.wgsl");
 
@@ -367,10 +367,12 @@ impl CoopGpu {
     }
     // ANCHOR_END: coop_prepare
 
-    /// The tiled WGSL GEMM of [`crate::gemm`] on this device, for the same product.
+    /// The tiled WGSL GEMM of [`crate::gemm`] on this device, for the same product, with
+    /// `tile_b` strided or padded in workgroup memory.
     pub fn prepare_tiled(
         &self,
         kind: GemmKind,
+        layout: TileLayout,
         a: &[f32],
         b: &[f32],
         (m, n, k): (usize, usize, usize),
@@ -395,8 +397,11 @@ impl CoopGpu {
                 bytemuck::cast_slice(v).to_vec()
             }
         };
-        let label = format!("tiled {}", kind.label());
-        let pipeline = self.pipeline(&label, &kind.source())?;
+        let label = match layout {
+            TileLayout::Strided => format!("tiled {}", kind.label()),
+            TileLayout::Padded => format!("tiled {} padded", kind.label()),
+        };
+        let pipeline = self.pipeline(&label, &kind.source_with(layout))?;
         let out = self.output(m * n * 4);
         let params = [m as u32, n as u32, (k / 4) as u32];
         let buffers = [

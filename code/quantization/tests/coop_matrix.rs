@@ -6,7 +6,7 @@ use gpu_context::wgpu::naga;
 use quantization::coop_matrix::{
     CoopError, CoopGpu, CoopShape, check_exact, reference, small_integer_matrix,
 };
-use quantization::gemm::GemmKind;
+use quantization::gemm::{GemmKind, TileLayout};
 
 #[test]
 fn every_shape_validates_and_translates_to_spirv() {
@@ -66,8 +66,12 @@ fn the_gemm_runs_exactly_where_supported_and_fails_clearly_where_not() {
                 let p = gpu.prepare_coop(shape, &a, &b, (m, n, k)).unwrap();
                 check_exact(&p.label, &gpu.result(&p).unwrap(), &want, n).unwrap();
             }
-            let tiled = gpu.prepare_tiled(GemmKind::F32, &a, &b, (m, n, k)).unwrap();
-            check_exact(&tiled.label, &gpu.result(&tiled).unwrap(), &want, n).unwrap();
+            for layout in [TileLayout::Strided, TileLayout::Padded] {
+                let tiled = gpu
+                    .prepare_tiled(GemmKind::F32, layout, &a, &b, (m, n, k))
+                    .unwrap();
+                check_exact(&tiled.label, &gpu.result(&tiled).unwrap(), &want, n).unwrap();
+            }
         }
     }
 }

@@ -1,10 +1,11 @@
 //! wgpu's experimental cooperative matrices: what the adapter reports, and where it runs them,
-//! a checked and timed GEMM beside the tiled WGSL kernel on the same device.
+//! a checked and timed GEMM beside the tiled WGSL kernels (`tile_b` strided and padded) on the
+//! same device.
 
 use bench_harness::{Csv, FigureArgs, figures_dir};
 use gpu_context::GpuContext;
 use quantization::coop_matrix::{CoopGpu, Prepared, check_exact, reference, small_integer_matrix};
-use quantization::gemm::GemmKind;
+use quantization::gemm::{GemmKind, TileLayout};
 
 use super::{figure_name, sidecar};
 
@@ -111,9 +112,11 @@ fn measure(
         }));
     }
     for kind in [GemmKind::F16, GemmKind::F32] {
-        kernels.push(Box::new(move |a, b, n| {
-            gpu.prepare_tiled(kind, a, b, (n, n, n))
-        }));
+        for layout in [TileLayout::Strided, TileLayout::Padded] {
+            kernels.push(Box::new(move |a, b, n| {
+                gpu.prepare_tiled(kind, layout, a, b, (n, n, n))
+            }));
+        }
     }
     for prepare in &kernels {
         let checked = prepare(&a, &b, check)
