@@ -6,7 +6,8 @@
 use std::process::ExitCode;
 
 use bench_harness::{
-    Csv, LineChart, Progress, Series, Sidecar, black_box, figures_dir, measure, measure_durations,
+    Figure, LineChart, Progress, Series, Sidecar, black_box, measure, measure_durations,
+    rows_to_csv,
 };
 use gpu_context::{GpuContext, workgroups_for};
 
@@ -19,6 +20,21 @@ struct Cli {
     /// `gpu` otherwise).
     #[arg(long)]
     tag: Option<String>,
+}
+
+/// One size and variant of `first_gpu_vector_add_<tag>.csv`: seconds, to five significant digits.
+#[derive(serde::Serialize)]
+struct TimeRow {
+    elements: usize,
+    variant: &'static str,
+    median_s: f64,
+    p10_s: f64,
+    p90_s: f64,
+}
+
+/// `x` to five significant digits.
+fn sig5(x: f64) -> f64 {
+    format!("{x:.4e}").parse().unwrap_or(x)
 }
 
 fn main() -> ExitCode {
@@ -38,7 +54,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     // 2^21 is the largest power of two one 1-D dispatch of 64-wide workgroups covers (65 535 × 64).
     let sizes: Vec<usize> = (10..=21).map(|p| 1usize << p).collect();
     let progress = Progress::new(sizes.len() as u64, "vector add");
-    let mut csv = Csv::new(&["elements", "variant", "median_s", "p10_s", "p90_s"]);
+    let mut rows: Vec<TimeRow> = Vec::new();
     let mut series = [
         Series::new("CPU loop"),
         Series::new("GPU round trip"),
@@ -84,13 +100,13 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .enumerate()
         {
-            csv.row(&[
-                n.to_string(),
-                (*variant).into(),
-                format!("{:.4e}", stats.median),
-                format!("{:.4e}", stats.p10),
-                format!("{:.4e}", stats.p90),
-            ]);
+            rows.push(TimeRow {
+                elements: n,
+                variant,
+                median_s: sig5(stats.median),
+                p10_s: sig5(stats.p10),
+                p90_s: sig5(stats.p90),
+            });
             series[i].point_with_spread(
                 n as f64,
                 stats.median * 1e6,
@@ -124,11 +140,10 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         series: series.to_vec(),
         markers: Vec::new(),
     };
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    chart.write(&dir.join(format!("{name}.svg")))?;
-    sidecar.write(&dir.join(format!("{name}.json")))?;
-    println!("{}", csv.as_str());
-    println!("wrote {}", dir.join(format!("{name}.svg")).display());
+    println!("{}", rows_to_csv(&rows)?);
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
 }
