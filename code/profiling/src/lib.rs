@@ -2,6 +2,7 @@
 //!
 //! - [`chrome_trace`]: `tracing` spans recorded as a Chrome trace (open it in Perfetto), with the
 //!   GPU's timing scopes from `gpu_context` added on their own row;
+//! - [`timeline`]: one frame of such a trace drawn as an SVG timeline, CPU spans over GPU scopes;
 //! - [`span_cost`]: what a span costs when nobody listens, when it is filtered out, when recorded;
 //! - [`graph_frames`]: the course's random graph as a profiled frame, CPU spans and GPU scopes;
 //! - [`training`]: a case study, a two-layer network trained with the graph crate's backward
@@ -16,6 +17,7 @@ pub mod chrome_trace;
 pub mod graph_frames;
 pub mod inference;
 pub mod span_cost;
+pub mod timeline;
 pub mod training;
 pub mod training_gpu;
 pub mod yolo;

@@ -1,10 +1,12 @@
 use std::time::Instant;
 
-use bench_harness::{Csv, LineChart, Progress, Series, figures_dir};
+use anyhow::Context;
+use bench_harness::{
+    Csv, LineChart, Progress, Series, SidecarRecord, figures_dir, git_commit, read_rows,
+};
 use gpu_context::GpuContext;
-use profiling_lab::inference::PackedModel;
-
-use profiling_lab::inference::Server;
+use profiling_lab::inference::{PackedModel, Server};
+use serde::Deserialize;
 
 use super::{
     Args, BATCHES, FORMATS, Requests, Sizes, figure_name, model, server_label, sidecar, start,
@@ -56,7 +58,7 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
         for (b, &batch) in BATCHES.iter().enumerate() {
             for fused in [false, true] {
                 let mut server = start(ctx, fused, packed.clone(), batch)?;
-                let label = format!("{} {}", server_label(&server), format.label());
+                let label = format!("{} {}", legend(&server_label(&server)), format.label());
                 progress.step(&format!("{label}, batch {batch}"));
                 let t = latencies(ctx, &mut server, &requests, batch, count)?;
                 let us = |q: f64| quantile(&t, q) * 1e6;
@@ -96,9 +98,43 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
     csv.write(&dir.join(format!("{name}.csv")))?;
     cdf.write(&dir.join(format!("{name}_cdf.csv")))?;
     let adapter = ctx.adapter.get_info().name;
+    draw(charts, &adapter, hidden, count, &name)?;
+    let mut sidecar = sidecar(
+        &name,
+        "Per-request latency (wall clock) of the baseline server and of the server with all three changes",
+        ctx,
+        vec![format!(
+            "hidden width {hidden}, {count} timed requests after at least 10 untimed ones and 0.3 s of them, quantiles by nearest rank"
+        )],
+    );
+    sidecar.files = [format!("{name}.csv"), format!("{name}_cdf.csv")]
+        .into_iter()
+        .chain(BATCHES.iter().map(|b| format!("{name}_b{b}.svg")))
+        .collect();
+    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Ok(())
+}
+
+/// The CSV's server names (`unfused`, `fused`) as the charts and the book name them.
+fn legend(server: &str) -> &str {
+    match server {
+        "unfused" => "baseline",
+        "fused" => "all three",
+        other => other,
+    }
+}
+
+fn draw(
+    charts: Vec<Vec<Series>>,
+    adapter: &str,
+    hidden: usize,
+    count: usize,
+    name: &str,
+) -> anyhow::Result<()> {
+    let dir = figures_dir();
     for (series, batch) in charts.into_iter().zip(BATCHES) {
         LineChart {
-            title: format!("Latency per request, batch {batch}: unfused vs fused dequantization"),
+            title: format!("Latency per request, batch {batch}: baseline vs all three changes"),
             subtitle: format!(
                 "{adapter}, wgpu 30; MLP 2→{hidden}→{hidden}→{hidden}→3; {count} requests each, wall clock"
             ),
@@ -111,18 +147,69 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
         }
         .write(&dir.join(format!("{name}_b{batch}.svg")))?;
     }
-    let mut sidecar = sidecar(
-        &name,
-        "Per-request latency (wall clock) of the unfused and the fused inference server",
-        ctx,
-        vec![format!(
-            "hidden width {hidden}, {count} timed requests after at least 10 untimed ones and 0.3 s of them, quantiles by nearest rank"
-        )],
-    );
-    sidecar.files = [format!("{name}.csv"), format!("{name}_cdf.csv")]
-        .into_iter()
-        .chain(BATCHES.iter().map(|b| format!("{name}_b{b}.svg")))
-        .collect();
-    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Ok(())
+}
+
+/// One point of a latency distribution, as `run` writes `{name}_cdf.csv`.
+#[derive(Deserialize)]
+struct CdfRow {
+    server: String,
+    format: String,
+    batch: usize,
+    quantile: f64,
+    latency_us: f64,
+}
+
+/// The sizes of the run, from `{name}.csv` (every row has the same).
+#[derive(Deserialize)]
+struct SizeRow {
+    hidden: usize,
+    requests: usize,
+}
+
+/// `--redraw`: the latency charts drawn again from the measured `{name}_cdf.csv`; nothing is
+/// measured, and the sidecar keeps the measuring commit and notes the drawing one.
+pub fn redraw(args: &Args) -> anyhow::Result<()> {
+    let name = figure_name(&args.figures, "latency");
+    let dir = figures_dir();
+    let cdf_path = dir.join(format!("{name}_cdf.csv"));
+    let points: Vec<CdfRow> = read_rows(&cdf_path).context("--redraw needs the measured CSV")?;
+    let sizes: Vec<SizeRow> = read_rows(&dir.join(format!("{name}.csv")))?;
+    let Some(size) = sizes.first() else {
+        anyhow::bail!("{name}.csv has no rows: measure the latency part first");
+    };
+    let mut charts: Vec<Vec<Series>> = vec![Vec::new(); BATCHES.len()];
+    for p in &points {
+        let Some(b) = BATCHES.iter().position(|&x| x == p.batch) else {
+            anyhow::bail!(
+                "{}: batch {} is not one of {BATCHES:?}",
+                cdf_path.display(),
+                p.batch
+            );
+        };
+        let label = format!("{} {}", legend(&p.server), p.format);
+        if charts[b].last().is_none_or(|s| s.name != label) {
+            charts[b].push(Series::new(&label));
+        }
+        if let Some(line) = charts[b].last_mut() {
+            line.point(p.latency_us, p.quantile);
+        }
+    }
+    let json_path = dir.join(format!("{name}.json"));
+    let mut record: SidecarRecord = serde_json::from_str(
+        &std::fs::read_to_string(&json_path)
+            .with_context(|| format!("cannot read the sidecar {}", json_path.display()))?,
+    )?;
+    let adapter = record.adapter["name"].as_str().unwrap_or("GPU").to_owned();
+    draw(charts, &adapter, size.hidden, size.requests, &name)?;
+    record.notes.push(format!(
+        "SVGs redrawn from {name}_cdf.csv by inference_figures --redraw at commit {} (titles and \
+         legends: `unfused` is the baseline, `fused` all three changes)",
+        git_commit()
+    ));
+    let mut json = serde_json::to_string_pretty(&record)?;
+    json.push('\n');
+    std::fs::write(&json_path, json)?;
+    eprintln!("redrew {name}_b*.svg from {}", cdf_path.display());
     Ok(())
 }

@@ -47,8 +47,9 @@ pub struct Args {
     /// `_sequential` suffix, to show what the order does to GPU times).
     #[arg(long, value_enum, default_value_t = Order::Turns)]
     pub order: Order,
-    /// Measure nothing: draw the stages charts again from their CSV in the output folder (after
-    /// the chart code changed); the sidecar keeps the measuring commit and notes the drawing one.
+    /// Measure nothing: draw the latency and stages charts again from their CSVs in the output
+    /// folder (after the chart code changed); each sidecar keeps the measuring commit and notes
+    /// the drawing one. `--only` picks which.
     #[arg(long)]
     pub redraw: bool,
 }
@@ -178,7 +179,13 @@ fn run() -> anyhow::Result<()> {
     let args = Args::parse();
     args.figures.start(&PARTS)?;
     if args.redraw {
-        return stages::redraw(&args);
+        if args.figures.wants("latency") {
+            latency::redraw(&args)?;
+        }
+        if args.figures.wants("stages") {
+            stages::redraw(&args)?;
+        }
+        return Ok(());
     }
     // Scopes need the timestamp features; latency alone does not.
     let (ctx, timestamps) = match GpuScopes::open_context() {

@@ -11,15 +11,17 @@ mod nms;
 mod overheads;
 mod runner_reuse;
 mod span_cost;
+mod timeline;
 mod trace;
 mod training_gpu;
 mod yolo_frame;
 
 use clap::Parser;
 
-pub const PARTS: [&str; 10] = [
+pub const PARTS: [&str; 11] = [
     "span_cost",
     "trace",
+    "timeline",
     "nms",
     "yolo_frame",
     "overheads",
@@ -32,7 +34,7 @@ pub const PARTS: [&str; 10] = [
 
 #[derive(Parser)]
 #[command(
-    about = "Module 4's figures: span cost, a CPU+GPU trace, NMS, a YOLO-shaped frame by stage, profiler overheads, massif's peak call sites, a flame graph, \
+    about = "Module 4's figures: span cost, a CPU+GPU trace and its timeline, NMS, a YOLO-shaped frame by stage, profiler overheads, massif's peak call sites, a flame graph, \
              the CPU runner with and without buffer reuse, the training step on CPU and GPU"
 )]
 pub struct Args {
@@ -60,6 +62,10 @@ fn run() -> anyhow::Result<()> {
     }
     if args.figures.wants("trace") {
         trace::run(&args)?;
+    }
+    // Drawn from the trace file (after `trace`, when both run), so nothing is measured.
+    if args.figures.wants("timeline") {
+        timeline::run(&bench_harness::figures_dir())?;
     }
     if args.figures.wants("nms") {
         nms::run(&args)?;
