@@ -12,8 +12,10 @@ float32 and float64 (float64 is the reference closest to the exact gradient of t
     COURSE_COMMIT=$(git rev-parse HEAD) python3 code/profiling/bench/autograd_check.py \
         --json autograd_check.json --out figures --machine h200
 
-Refuses to run without COURSE_COMMIT set to a full commit hash. Writes <out>/profiling_<machine>_autograd_check.csv (one row per device, precision and tensor:
-max absolute error, and that error relative to the largest reference value) and a .json
+Refuses to run without COURSE_COMMIT set to a full commit hash (with -dirty appended when the
+tree had changes: where git cannot see the checkout, that is how the sidecar learns it). Writes
+<out>/profiling_<machine>_autograd_check.csv (one row per device, precision and tensor: max
+absolute error, and that error relative to the largest reference value) and a .json
 sidecar. Exits with status 1 if any relative error exceeds --tolerance.
 """
 
@@ -67,17 +69,22 @@ def machine_description():
     return f"{model}, {os.cpu_count()} logical CPUs"
 
 
-def script_differs_from(commit):
-    """Whether this script differs from its copy at `commit` (None where git cannot tell)."""
+def script_differs_from(commit, declared_dirty):
+    """Whether this script differs from its copy at `commit`, and how that is known: git's answer
+    where git can see the checkout; otherwise the run script's word, as for the Rust figure
+    programs (a COURSE_COMMIT ending in -dirty means the tree was not clean)."""
     import subprocess
 
     here = os.path.abspath(__file__)
     try:
         diff = subprocess.run(["git", "diff", "--quiet", commit, "--", here],
                               cwd=os.path.dirname(here), capture_output=True)
+        answer = {0: False, 1: True}.get(diff.returncode)
     except OSError:
-        return None
-    return {0: False, 1: True}.get(diff.returncode)
+        answer = None
+    if answer is not None:
+        return answer, "git diff against the commit"
+    return declared_dirty, "COURSE_COMMIT as set by the run script (no git where it ran)"
 
 
 def flat(matrix_or_vector):
@@ -142,9 +149,11 @@ def main():
 
     # The sidecar must name the clean commit the Rust gradients came from, in full.
     commit = os.environ.get("COURSE_COMMIT", "")
+    declared_dirty = commit.endswith("-dirty")
+    commit = commit.removesuffix("-dirty")
     if len(commit) != 40 or any(c not in "0123456789abcdef" for c in commit):
         sys.exit("set COURSE_COMMIT to the full 40-hex commit that autograd_export was built from "
-                 "(COURSE_COMMIT=$(git rev-parse HEAD) on a clean tree)")
+                 "(COURSE_COMMIT=$(git rev-parse HEAD) on a clean tree; add -dirty if it is not)")
     check = load_check(args.json)
     import torch
 
@@ -168,12 +177,14 @@ def main():
         for r in rows:
             w.writerow({**r, "max_abs_error": f"{r['max_abs_error']:.6e}",
                         "max_rel_error": f"{r['max_rel_error']:.6e}"})
+    dirty, dirty_from = script_differs_from(commit, declared_dirty)
     sidecar = {
         "figure": name,
         "machine": machine_description(),
         "machine_label": args.machine,
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
-        "dirty": script_differs_from(commit),
+        "dirty": dirty,
+        "dirty_from": dirty_from,
         "description": "the course's backward pass (Rust, f32) against PyTorch autograd on the same network",
         "program": "code/profiling/bench/autograd_check.py",
         "input": os.path.basename(args.json),

@@ -147,14 +147,14 @@ impl GpuTrainer {
             // dW = Xᵀ·dY (k×n, summed over the batch), db = 1ᵀ·dY (the column sums).
             let dw = batch_sum(
                 ctx,
-                "dW",
+                &format!("dW{i}"),
                 (k, m, n),
                 reduction,
                 [x, dy, &layer.weights_grad],
             )?;
             let db = batch_sum(
                 ctx,
-                "db",
+                &format!("db{i}"),
                 (1, m, n),
                 reduction,
                 [&ones, dy, &layer.bias_grad],
@@ -165,7 +165,7 @@ impl GpuTrainer {
                 let dx = &grads[i - 1];
                 backward.push(matmul(
                     ctx,
-                    "dX",
+                    &format!("dX{i}"),
                     (m, n, k),
                     Transpose::B,
                     dy,
@@ -173,7 +173,8 @@ impl GpuTrainer {
                     dx,
                 )?);
                 let relu = TrainingKernel::ReluBackward;
-                backward.push(elements(ctx, relu, "relu'", m * k, 0.0, &[x, dx])?);
+                let label = format!("relu'{}", i - 1);
+                backward.push(elements(ctx, relu, &label, m * k, 0.0, &[x, dx])?);
             }
         }
         // ANCHOR_END: backward
@@ -216,6 +217,13 @@ impl GpuTrainer {
     /// The gradients of every parameter, into `pass`.
     pub fn record_backward(&self, pass: &mut wgpu::ComputePass<'_>) {
         self.backward.iter().for_each(|d| d.record(pass));
+    }
+
+    /// The backward pass's dispatches in the order they run, each labelled with what it computes
+    /// and its layer (`dW1`, `db1`, `dX1`, `relu'0`, `dW0`, `db0` for two layers), so that a
+    /// profiler can put a scope around each.
+    pub fn backward_kernels(&self) -> &[Dispatch] {
+        &self.backward
     }
 
     /// The SGD update of every parameter, into `pass`.

@@ -2,13 +2,14 @@
 //! and the three GPU schedules (`training_gpu`), and one step's GPU scopes against its wall
 //! time (`training_scopes`). File names carry the `--machine` tag.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bench_harness::{Bar, BarChart, Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
-use gpu_context::{GpuContext, GpuScopes};
+use gpu_context::{GpuContext, GpuScopes, ScopeTiming, wgpu};
 use profiling_lab::training::{train, two_layer_mlp};
 use profiling_lab::training_gpu::{BatchReduction, GpuTrainer, Schedule};
 use quantization::model::spirals;
+use tracing::info_span;
 
 const RATE: f32 = 1.0;
 
@@ -194,24 +195,25 @@ pub fn run_sweep(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     Ok(())
 }
 
-// ANCHOR: scoped_step
-/// One step with a GPU scope around each phase and around the loss's copy, submitted and
-/// waited for (the per-step schedule); returns the scopes and the step's wall time.
-fn scoped_step(
+// ANCHOR: scoped_record
+/// One step's commands with a GPU scope around each phase, one inside the backward scope around
+/// each of its kernels (each kernel its own compute pass), and one around the loss's copy.
+fn record_scoped(
     ctx: &GpuContext,
     scopes: &mut GpuScopes,
     trainer: &GpuTrainer,
-) -> anyhow::Result<(Vec<(String, f64)>, f64)> {
-    let start = Instant::now();
+) -> wgpu::CommandBuffer {
     let mut encoder = ctx.device.create_command_encoder(&Default::default());
     {
-        let profiler = scopes.profiler();
-        let forward = profiler.scope("forward", &mut encoder);
+        let forward = scopes.profiler().scope("forward", &mut encoder);
         trainer.record_forward(&mut forward.recorder.begin_compute_pass(&Default::default()));
     }
     {
-        let backward = scopes.profiler().scope("backward", &mut encoder);
-        trainer.record_backward(&mut backward.recorder.begin_compute_pass(&Default::default()));
+        let mut backward = scopes.profiler().scope("backward", &mut encoder);
+        for kernel in trainer.backward_kernels() {
+            let scope = backward.scope(kernel.label.clone());
+            kernel.record(&mut scope.recorder.begin_compute_pass(&Default::default()));
+        }
     }
     {
         let update = scopes.profiler().scope("update", &mut encoder);
@@ -222,19 +224,83 @@ fn scoped_step(
         trainer.record_loss_copy(copy.recorder, trainer.loss_readback().buffer(), 0);
     }
     scopes.resolve(&mut encoder);
-    ctx.queue.submit([encoder.finish()]);
-    let timings = scopes.finish_frame(ctx)?;
-    let _loss: Vec<f32> = trainer.loss_readback().read_recorded(ctx, 4)?;
-    let wall = start.elapsed().as_secs_f64();
-    Ok((
-        timings
-            .iter()
-            .map(|t| (t.label.clone(), t.duration_s()))
-            .collect(),
-        wall,
-    ))
+    encoder.finish()
+}
+// ANCHOR_END: scoped_record
+
+// ANCHOR: scoped_step
+/// One scoped step, submitted and waited for (the per-step schedule), with the CPU's side timed
+/// too: recording, submit, the wait for the GPU (with the scopes' read-back) and the loss's
+/// read-back, each also a `tracing` span.
+fn scoped_step(
+    ctx: &GpuContext,
+    scopes: &mut GpuScopes,
+    trainer: &GpuTrainer,
+) -> anyhow::Result<ScopedStep> {
+    let start = Instant::now();
+    let commands = info_span!("record").in_scope(|| record_scoped(ctx, scopes, trainer));
+    let recorded = Instant::now();
+    info_span!("submit").in_scope(|| ctx.queue.submit([commands]));
+    let submitted = Instant::now();
+    let timings = info_span!("wait").in_scope(|| scopes.finish_frame(ctx))?;
+    let waited = Instant::now();
+    let _loss: Vec<f32> =
+        info_span!("read_loss").in_scope(|| trainer.loss_readback().read_recorded(ctx, 4))?;
+    let end = Instant::now();
+    Ok(ScopedStep {
+        scopes: timings,
+        cpu: [
+            ("record (CPU)", recorded - start),
+            ("submit (CPU)", submitted - recorded),
+            ("wait for the GPU and its scopes (CPU)", waited - submitted),
+            ("loss read-back (CPU)", end - waited),
+        ],
+        wall: end - start,
+    })
 }
 // ANCHOR_END: scoped_step
+
+/// What [`scoped_step`] measured: the GPU's scopes, the CPU's four phases, and the whole step.
+struct ScopedStep {
+    scopes: Vec<ScopeTiming>,
+    cpu: [(&'static str, Duration); 4],
+    wall: Duration,
+}
+
+impl ScopedStep {
+    /// Every row of one step, in microseconds: each scope (a kernel as `backward: dW1`), the
+    /// GPU's busy time (the top-level scopes added), the CPU's phases, the wall clock, the time
+    /// outside the scopes, and how much longer submit and wait took than the GPU was busy.
+    fn rows(&self) -> Vec<(String, f64)> {
+        let mut rows = Vec::new();
+        for top in &self.scopes {
+            for (depth, scope) in top.walk() {
+                let label = match depth {
+                    0 => scope.label.clone(),
+                    _ => format!("{}: {}", top.label, scope.label),
+                };
+                rows.push((label, scope.duration_s() * 1e6));
+            }
+        }
+        let busy: f64 = self.scopes.iter().map(|s| s.duration_s() * 1e6).sum();
+        let wall = self.wall.as_secs_f64() * 1e6;
+        // The GPU can start during the submit call, so its busy time is set against both.
+        let submit_and_wait = (self.cpu[1].1 + self.cpu[2].1).as_secs_f64() * 1e6;
+        rows.push(("GPU busy (sum of scopes)".into(), busy));
+        rows.extend(
+            self.cpu
+                .iter()
+                .map(|(label, d)| (label.to_string(), d.as_secs_f64() * 1e6)),
+        );
+        rows.push(("wall clock".into(), wall));
+        rows.push(("outside the scopes".into(), wall - busy));
+        rows.push((
+            "submit and wait beyond GPU busy".into(),
+            submit_and_wait - busy,
+        ));
+        rows
+    }
+}
 
 pub fn run_scopes(args: &FigureArgs) -> anyhow::Result<()> {
     let ctx = GpuScopes::open_context()?;
@@ -258,6 +324,7 @@ pub fn run_scopes(args: &FigureArgs) -> anyhow::Result<()> {
         "max_us",
     ]);
     let mut bars: Vec<Bar> = Vec::new();
+    let mut kernel_bars: Vec<Bar> = Vec::new();
     let reductions = [
         BatchReduction::InvocationPerElement,
         BatchReduction::WorkgroupPerElement,
@@ -273,16 +340,10 @@ pub fn run_scopes(args: &FigureArgs) -> anyhow::Result<()> {
         scoped_step(&ctx, &mut scopes, &trainer)?; // warm-up
         let mut by_scope: Vec<(String, Vec<f64>)> = Vec::new();
         for _ in 0..steps {
-            let (timings, wall) = scoped_step(&ctx, &mut scopes, &trainer)?;
-            let gpu_total: f64 = timings.iter().map(|t| t.1).sum();
-            let rows = timings.into_iter().chain([
-                ("GPU busy (sum of scopes)".into(), gpu_total),
-                ("wall clock".into(), wall),
-            ]);
-            for (label, seconds) in rows {
+            for (label, us) in scoped_step(&ctx, &mut scopes, &trainer)?.rows() {
                 match by_scope.iter_mut().find(|(l, _)| *l == label) {
-                    Some((_, v)) => v.push(seconds * 1e6),
-                    None => by_scope.push((label, vec![seconds * 1e6])),
+                    Some((_, v)) => v.push(us),
+                    None => by_scope.push((label, vec![us])),
                 }
             }
         }
@@ -290,11 +351,21 @@ pub fn run_scopes(args: &FigureArgs) -> anyhow::Result<()> {
             us.sort_by(f64::total_cmp);
             let (median, min, max) = (us[us.len() / 2], us[0], us[us.len() - 1]);
             eprintln!("training scopes {batch}x{hidden}, {sums}: {label}: {median:.1} µs");
-            bars.push((
+            let bar = (
                 format!("{batch}×{hidden}, {sums}: {label}"),
                 median,
                 Some((min, max)),
-            ));
+            );
+            // The phases and the two totals in one chart, the backward's kernels in another;
+            // the CPU's phases and the differences stay in the CSV.
+            if let Some(kernel) = label.strip_prefix("backward: ") {
+                kernel_bars.push((format!("{batch}×{hidden}, {sums}: {kernel}"), median, bar.2));
+            } else if !label.contains("(CPU)")
+                && !label.contains("outside")
+                && !label.contains("beyond")
+            {
+                bars.push(bar);
+            }
             csv.row(&[
                 batch.to_string(),
                 hidden.to_string(),
@@ -319,17 +390,35 @@ pub fn run_scopes(args: &FigureArgs) -> anyhow::Result<()> {
         bars,
     }
     .write(&dir.join(format!("{name}.svg")))?;
-    sidecar(
+    let kernels_svg = format!("{name}_backward.svg");
+    BarChart {
+        title: "The backward pass's kernels, one scope each (batch × hidden)".into(),
+        subtitle: format!(
+            "{}: dW and db are the batch sums, dX the transposed product, relu' the mask",
+            ctx.adapter.get_info().name
+        ),
+        y_label: "microseconds (median)".into(),
+        log_y: true,
+        bars: kernel_bars,
+    }
+    .write(&dir.join(&kernels_svg))?;
+    let mut side = sidecar(
         &name,
-        "GPU timestamp scopes of one training step (forward with the loss, backward, update, \
-         the loss's copy for read-back) and the step's wall time with its submit and wait, with \
+        "GPU timestamp scopes of one training step (forward with the loss, backward with a scope \
+         around each of its kernels, update, the loss's copy for read-back), the CPU's record, \
+         submit, wait and read-back, and the step's wall time, with \
          the backward's batch sums done by one invocation or by one workgroup per element",
         &ctx,
         vec![format!(
-            "median of {steps} steps after one warm-up; min and max as the spread"
+            "median of {steps} steps after one warm-up; min and max as the spread; each backward \
+             kernel in its own compute pass inside the backward scope; the CPU's record, submit, \
+             wait and loss read-back timed with Instant; 'outside the scopes' is wall clock minus \
+             GPU busy, 'submit and wait beyond GPU busy' the CPU's submit and wait minus GPU busy, per \
+             step, then the median"
         )],
-    )
-    .write(&dir.join(format!("{name}.json")))?;
+    );
+    side.files.push(kernels_svg);
+    side.write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }
 
