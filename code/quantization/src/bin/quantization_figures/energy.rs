@@ -67,7 +67,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         (
             WIDTH,
             &[1, 4, 16, 64, 256, 1024, 4096],
-            Duration::from_millis(300),
+            Duration::from_millis(250),
         )
     };
     let meter = EnergyMeter::open();
