@@ -1,6 +1,7 @@
 //! Writing one figure: CSV + SVG + sidecar, all from the same rows.
 
-use bench_harness::{BarChart, Csv, MachineInfo, Sidecar, Stats, figures_dir};
+use bench_harness::{BarChart, Csv, Figure, MachineInfo, Sidecar, Stats};
+use serde::Serialize;
 
 /// One measured variant: `stats` are seconds per run, `items` how many elements one run handles.
 pub struct Row {
@@ -30,6 +31,33 @@ impl Row {
     }
 }
 
+/// One variant of a bar comparison's table.
+#[derive(Serialize)]
+struct BarRow<'a> {
+    variant: &'a str,
+    elements: usize,
+    median_s: f64,
+    p10_s: f64,
+    p90_s: f64,
+    samples: usize,
+    ns_per_element: f64,
+    p10_ns_per_element: f64,
+    p90_ns_per_element: f64,
+    ratio_to_first: f64,
+    note: &'a str,
+}
+
+/// `x` to seven significant digits.
+fn sig7(x: f64) -> f64 {
+    format!("{x:.6e}").parse().unwrap_or(x)
+}
+
+/// `x` rounded to `places` decimals.
+fn round_to(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
+}
+
 /// Writes `figures/<name>.{csv,svg,json}` for a bar comparison in nanoseconds per element; the
 /// `ratio` column is each row's median over the first row's, so the book can quote it as is.
 pub fn bar_figure(
@@ -40,19 +68,7 @@ pub fn bar_figure(
     notes: Vec<String>,
 ) -> std::io::Result<()> {
     let machine = MachineInfo::detect();
-    let mut csv = Csv::new(&[
-        "variant",
-        "elements",
-        "median_s",
-        "p10_s",
-        "p90_s",
-        "samples",
-        "ns_per_element",
-        "p10_ns_per_element",
-        "p90_ns_per_element",
-        "ratio_to_first",
-        "note",
-    ]);
+    let mut table: Vec<BarRow<'_>> = Vec::new();
     let base = rows.first().map_or(1.0, |r| r.ns_per_item(r.stats.median));
     let mut chart = BarChart {
         title: title.to_owned(),
@@ -73,19 +89,19 @@ pub fn bar_figure(
             "  {:<34} {:>10.3} ns/element  (p10 {:.3}, p90 {:.3})  ×{:.2}  {}",
             r.label, med, lo, hi, ratio, r.note
         );
-        csv.row(&[
-            r.label.clone(),
-            r.items.to_string(),
-            format!("{:.6e}", r.stats.median),
-            format!("{:.6e}", r.stats.p10),
-            format!("{:.6e}", r.stats.p90),
-            r.stats.samples.to_string(),
-            format!("{med:.4}"),
-            format!("{lo:.4}"),
-            format!("{hi:.4}"),
-            format!("{ratio:.2}"),
-            r.note.clone(),
-        ]);
+        table.push(BarRow {
+            variant: &r.label,
+            elements: r.items,
+            median_s: sig7(r.stats.median),
+            p10_s: sig7(r.stats.p10),
+            p90_s: sig7(r.stats.p90),
+            samples: r.stats.samples,
+            ns_per_element: round_to(med, 4),
+            p10_ns_per_element: round_to(lo, 4),
+            p90_ns_per_element: round_to(hi, 4),
+            ratio_to_first: round_to(ratio, 2),
+            note: &r.note,
+        });
         chart.bars.push((r.label.clone(), med, Some((lo, hi))));
     }
     // A bar chart with bars three orders of magnitude apart is unreadable on a linear axis.
@@ -94,9 +110,14 @@ pub fn bar_figure(
         .iter()
         .fold((f64::MAX, 0f64), |(a, b), bar| (a.min(bar.1), b.max(bar.1)));
     chart.log_y = min > 0.0 && max / min > 50.0;
-    write_all(name, &csv, &chart.to_svg(), title, notes)
+    Figure::new(sidecar(name, title, notes))
+        .rows(&table)
+        .and_then(|figure| figure.chart(chart.to_svg()).write())
+        .map_err(std::io::Error::other)?;
+    Ok(())
 }
 
+/// Writes `figures/<name>.{csv,svg,json}` for a table whose columns vary by run.
 pub fn write_all(
     name: &str,
     csv: &Csv,
@@ -104,15 +125,21 @@ pub fn write_all(
     description: &str,
     notes: Vec<String>,
 ) -> std::io::Result<()> {
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    std::fs::create_dir_all(&dir)?;
-    std::fs::write(dir.join(format!("{name}.svg")), svg)?;
+    Figure::new(sidecar(name, description, notes))
+        .table(csv)
+        .chart(svg.to_owned())
+        .write()
+        .map_err(std::io::Error::other)?;
+    Ok(())
+}
+
+/// The sidecar of every figure here: its notes and how the clock was read.
+fn sidecar(name: &str, description: &str, notes: Vec<String>) -> Sidecar {
     let mut sidecar = Sidecar::new(name, description);
     sidecar.notes = notes;
     let clock = crate::clock::description().to_owned();
     if !sidecar.notes.contains(&clock) {
         sidecar.notes.push(clock);
     }
-    sidecar.write(&dir.join(format!("{name}.json")))
+    sidecar
 }
