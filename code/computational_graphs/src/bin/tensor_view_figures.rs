@@ -12,10 +12,11 @@ use std::error::Error;
 use std::process::ExitCode;
 
 use bench_harness::{
-    Csv, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, Stats, black_box,
-    figures_dir,
+    Figure, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, Stats, black_box,
+    rows_to_csv,
 };
 use computational_graphs::strided::{StridedView, sum_2d, sum_contiguous_copy};
+use serde::Serialize;
 
 const PARTS: [&str; 2] = ["walk", "padded"];
 
@@ -56,15 +57,7 @@ fn walk(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> 
         "transposed view (stride n)",
         "copy transpose, then sum",
     ];
-    let mut csv = Csv::new(&[
-        "variant",
-        "n",
-        "matrix_mib",
-        "median_ns_per_element",
-        "p10_ns_per_element",
-        "p90_ns_per_element",
-        "samples",
-    ]);
+    let mut rows: Vec<WalkRow> = Vec::new();
     let mut series: Vec<Series> = variants.iter().map(|v| Series::new(v)).collect();
     let progress = Progress::new(sizes.len() as u64, "strided walks");
     for &n in &sizes {
@@ -93,23 +86,21 @@ fn walk(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> 
         let ns = |s: f64| s * 1e9 / per_element;
         let mib = (n * n * 4) as f64 / (1 << 20) as f64;
         for ((name, st), line) in variants.iter().zip(&stats).zip(&mut series) {
-            csv.row(&[
-                (*name).into(),
-                n.to_string(),
-                format!("{mib:.3}"),
-                format!("{:.4}", ns(st.median)),
-                format!("{:.4}", ns(st.p10)),
-                format!("{:.4}", ns(st.p90)),
-                st.samples.to_string(),
-            ]);
+            rows.push(WalkRow {
+                variant: name,
+                n,
+                matrix_mib: round_to(mib, 3),
+                median_ns_per_element: round_to(ns(st.median), 4),
+                p10_ns_per_element: round_to(ns(st.p10), 4),
+                p90_ns_per_element: round_to(ns(st.p90), 4),
+                samples: st.samples,
+            });
             line.point_with_spread(n as f64, ns(st.median), ns(st.p10), ns(st.p90));
         }
         progress.step(&format!("n = {n}"));
     }
     progress.finish();
-    let dir = figures_dir();
-    csv.write(&dir.join("tensor_views_walk.csv"))?;
-    LineChart {
+    let chart = LineChart {
         title: "Summing an n×n f32 matrix through a view: same loop, other strides".into(),
         subtitle: format!(
             "{} — median of {samples}, whiskers p10–p90",
@@ -121,8 +112,7 @@ fn walk(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> 
         log_y: true,
         series,
         markers: Vec::new(),
-    }
-    .write(&dir.join("tensor_views_walk.svg"))?;
+    };
     let mut sidecar = Sidecar::new(
         "tensor_views_walk",
         "sum of an n×n f32 matrix through its row-major view, its transposed view, and a contiguous copy of the transpose; ns per element",
@@ -130,8 +120,11 @@ fn walk(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> 
     sidecar.notes.push(format!(
         "each sample sums at least {ELEMENTS_PER_SAMPLE} elements (small matrices repeatedly); one f32 accumulator: every addition waits for the one before"
     ));
-    sidecar.write(&dir.join("tensor_views_walk.json"))?;
-    println!("{}", csv.as_str());
+    println!("{}", rows_to_csv(&rows)?);
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
 }
 
@@ -144,14 +137,7 @@ fn padded(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
     } else {
         (vec![256, 512, 1024, 2048], 15)
     };
-    let mut csv = Csv::new(&[
-        "n",
-        "row_stride",
-        "median_ns_per_element",
-        "p10_ns_per_element",
-        "p90_ns_per_element",
-        "samples",
-    ]);
+    let mut rows: Vec<PaddedRow> = Vec::new();
     let progress = Progress::new(sizes.len() as u64, "padded transposed walks");
     for &n in &sizes {
         let reps = (ELEMENTS_PER_SAMPLE / (n * n)).max(1);
@@ -174,14 +160,14 @@ fn padded(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
                 }
             });
             let ns = |s: f64| s * 1e9 / (reps * n * n) as f64;
-            csv.row(&[
-                n.to_string(),
-                row_stride.to_string(),
-                format!("{:.4}", ns(st.median)),
-                format!("{:.4}", ns(st.p10)),
-                format!("{:.4}", ns(st.p90)),
-                st.samples.to_string(),
-            ]);
+            rows.push(PaddedRow {
+                n,
+                row_stride,
+                median_ns_per_element: round_to(ns(st.median), 4),
+                p10_ns_per_element: round_to(ns(st.p10), 4),
+                p90_ns_per_element: round_to(ns(st.p90), 4),
+                samples: st.samples,
+            });
         }
         if sums[0] != sums[1] {
             return Err(
@@ -193,8 +179,6 @@ fn padded(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
     progress.finish();
     let label = args.machine.as_deref().unwrap_or("local");
     let name = format!("tensor_views_padded_{label}");
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
     let mut sidecar = Sidecar::new(
         &name,
         "sum of an n×n f32 matrix through its transposed view, rows n floats apart or padded to n + 16; ns per element",
@@ -204,7 +188,36 @@ fn padded(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
     ));
     // A table with no chart: the sidecar names its one data file.
     sidecar.files = vec![format!("{name}.csv")];
-    sidecar.write(&dir.join(format!("{name}.json")))?;
-    println!("{}", csv.as_str());
+    println!("{}", rows_to_csv(&rows)?);
+    Figure::new(sidecar).rows(&rows)?.write()?;
     Ok(())
+}
+
+/// One variant at one size in `tensor_views_walk.csv`.
+#[derive(Serialize)]
+struct WalkRow {
+    variant: &'static str,
+    n: usize,
+    matrix_mib: f64,
+    median_ns_per_element: f64,
+    p10_ns_per_element: f64,
+    p90_ns_per_element: f64,
+    samples: usize,
+}
+
+/// One row stride at one size in `tensor_views_padded_<machine>.csv`.
+#[derive(Serialize)]
+struct PaddedRow {
+    n: usize,
+    row_stride: usize,
+    median_ns_per_element: f64,
+    p10_ns_per_element: f64,
+    p90_ns_per_element: f64,
+    samples: usize,
+}
+
+/// `x` rounded to `places` decimals, the digits the measurement supports.
+fn round_to(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
 }
