@@ -15,7 +15,8 @@ float32 and float64 (float64 is the reference closest to the exact gradient of t
 Refuses to run without COURSE_COMMIT set to a full commit hash (with -dirty appended when the
 tree had changes: where git cannot see the checkout, that is how the sidecar learns it). Writes
 <out>/profiling_<machine>_autograd_check.csv (one row per device, precision and tensor: max
-absolute error, and that error relative to the largest reference value) and a .json
+absolute error, that error relative to the largest reference value, and how much the tensor's
+sums over the batch cancel) and a .json
 sidecar. Exits with status 1 if any relative error exceeds --tolerance.
 """
 
@@ -113,28 +114,50 @@ def torch_gradients(check, device, dtype):
 
     params = [(tensor(p["weights"]), tensor(p["bias"])) for p in check["layers"]]
     h = torch.tensor(check["x"], dtype=dtype, device=device)
+    inputs, outputs = [], []
     for i, (w, b) in enumerate(params):
+        inputs.append(h)
         h = h @ w + b
+        h.retain_grad()  # each sample's share of the parameters' gradients
+        outputs.append(h)
         if i + 1 < len(params):
             h = torch.relu(h)
     labels = torch.tensor(check["labels"], dtype=torch.long, device=device)
     loss = torch.nn.functional.cross_entropy(h, labels)  # mean over the batch, like ours
     loss.backward()
     grads = [(w.grad.double().cpu().tolist(), b.grad.double().cpu().tolist()) for w, b in params]
-    return loss.item(), grads
+    return loss.item(), grads, cancellation(params, inputs, outputs)
 
 
-def compare(check, loss, grads, device, precision):
-    """One CSV row per tensor: this device's gradients against the exported Rust ones."""
+def cancellation(params, inputs, outputs):
+    """Per layer, (weights, bias): the largest sum of |terms| over the batch against the largest
+    |gradient|. Each gradient entry is a sum over the samples (x_ip * d_ij for a weight, d_ij for
+    a bias, d the gradient of the layer's output); where terms of opposite sign cancel, the sum
+    is small against its terms, and the f32 rounding of the terms stays as large as they are."""
+    out = []
+    for (w, b), x, y in zip(params, inputs, outputs):
+        d = y.grad.detach()
+        w_terms = x.detach().abs().T @ d.abs()
+        b_terms = d.abs().sum(dim=0)
+        out.append(((w_terms.max() / w.grad.abs().max()).item(),
+                    (b_terms.max() / b.grad.abs().max()).item()))
+    return out
+
+
+def compare(check, loss, grads, ratios, device, precision):
+    """One CSV row per tensor: this device's gradients against the exported Rust ones, and how
+    much the tensor's sums cancel (empty for the loss)."""
     rows = []
     loss_abs = abs(check["loss"] - loss)
     rows.append({"device": device, "precision": precision, "tensor": "loss",
-                 "max_abs_error": loss_abs, "max_rel_error": loss_abs / abs(loss) if loss else 0.0})
-    for i, (ours, (dw, db)) in enumerate(zip(check["gradients"], grads)):
-        for name, mine, theirs in (("weights", ours["weights"], dw), ("bias", ours["bias"], db)):
+                 "max_abs_error": loss_abs, "max_rel_error": loss_abs / abs(loss) if loss else 0.0,
+                 "terms_over_gradient": None})
+    for i, (ours, (dw, db), (rw, rb)) in enumerate(zip(check["gradients"], grads, ratios)):
+        for name, mine, theirs, ratio in (("weights", ours["weights"], dw, rw),
+                                          ("bias", ours["bias"], db, rb)):
             a, r = errors(mine, theirs)
             rows.append({"device": device, "precision": precision, "tensor": f"layer{i}.{name}",
-                         "max_abs_error": a, "max_rel_error": r})
+                         "max_abs_error": a, "max_rel_error": r, "terms_over_gradient": ratio})
     return rows
 
 
@@ -163,11 +186,13 @@ def main():
     rows = []
     for device in devices:
         for precision, dtype in (("float32", torch.float32), ("float64", torch.float64)):
-            loss, grads = torch_gradients(check, device, dtype)
-            rows.extend(compare(check, loss, grads, device, precision))
+            loss, grads, ratios = torch_gradients(check, device, dtype)
+            rows.extend(compare(check, loss, grads, ratios, device, precision))
     for r in rows:
+        ratio = r["terms_over_gradient"]
         print(f"{r['device']:>5} {r['precision']:>8} {r['tensor']:>15}: "
-              f"max abs {r['max_abs_error']:.3e}, max rel {r['max_rel_error']:.3e}")
+              f"max abs {r['max_abs_error']:.3e}, max rel {r['max_rel_error']:.3e}"
+              + (f", terms/gradient {ratio:.3g}" if ratio is not None else ""))
 
     name = f"profiling_{args.machine}_autograd_check"
     os.makedirs(args.out, exist_ok=True)
@@ -175,8 +200,10 @@ def main():
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         w.writeheader()
         for r in rows:
+            ratio = r["terms_over_gradient"]
             w.writerow({**r, "max_abs_error": f"{r['max_abs_error']:.6e}",
-                        "max_rel_error": f"{r['max_rel_error']:.6e}"})
+                        "max_rel_error": f"{r['max_rel_error']:.6e}",
+                        "terms_over_gradient": "" if ratio is None else f"{ratio:.6g}"})
     dirty, dirty_from = script_differs_from(commit, declared_dirty)
     sidecar = {
         "figure": name,
@@ -199,6 +226,9 @@ def main():
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
         "notes": [
             "relative error = max |rust - torch| / max |torch| per tensor; TF32 off",
+            "terms_over_gradient = the largest sum over the batch of |terms| of one entry (from "
+            "PyTorch's per-sample gradients of each layer's output) / the largest |gradient| "
+            "entry of the tensor: how much its sums cancel",
             f"{os.path.basename(args.json)} was written by autograd_export (profiling_lab) built "
             "from the same commit; it holds the weights, inputs, labels and the Rust gradients",
         ],
