@@ -22,6 +22,7 @@ fn weighted_sum(g: &Tensor2D, y: &Tensor2D) -> f64 {
         .sum()
 }
 
+// ANCHOR: assert_close
 /// The analytic gradient must match the numerical one within what the numerical one can
 /// promise. Elements not touched by a step round identically on both sides and cancel; an
 /// element that is touched carries an f32 rounding error of about `terms` units of roundoff
@@ -38,6 +39,7 @@ fn assert_close(what: &str, analytic: &Tensor2D, numeric: &Tensor2D, terms: usiz
         );
     }
 }
+// ANCHOR_END: assert_close
 
 fn shape(rng: &mut SplitMix64) -> (usize, usize, usize) {
     let mut dim = || 1 + rng.below(6) as usize;
