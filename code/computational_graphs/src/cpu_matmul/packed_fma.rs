@@ -47,10 +47,10 @@ pub fn packed_fma(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: us
 /// [`packed_fma`] on rayon: C is cut into one band of rows per thread, and each task runs the
 /// whole single-threaded multiply (`packed_with`) on its band of A's rows.
 ///
-/// Each task packs all of B for itself, which a shared packed B would save. The single-thread
-/// path is kept as it is because it is the one LLVM vectorises: a closure handed to rayon is not
-/// compiled with its caller's `target_feature`s, and a kernel called from one through a
-/// `target_feature` function came out as gathers and scatters, 70× slower.
+/// Each task packs all of B for itself, which a shared packed B would save. The tasks call the
+/// single-threaded path because that is the code LLVM vectorises well: with the block product
+/// in a rayon closure, or in a `target_feature` function called from one, it kept the 8×32
+/// accumulators in memory and moved them with gathers and scatters, many times slower.
 pub fn packed_fma_parallel(a: &[f32], b: &[f32], c: &mut [f32], m: usize, k: usize, n: usize) {
     packed_parallel_with(kernel(), a, b, c, m, k, n);
 }
