@@ -1,11 +1,12 @@
 //! The autotuner of the sweeps, and what it did: one row per Linear shape with the tuning time,
 //! the winner and the heuristic's kernel timed side by side.
 
-use bench_harness::{Csv, figures_dir};
+use bench_harness::Figure;
 use computational_graphs::compiler::autotune::{AutotuneSettings, Autotuner, Source};
 use gpu_context::GpuContext;
 
 use crate::args::Args;
+use crate::digits::round_to;
 
 /// The tuner shared by every point of the sweeps: a shape met again is a cache hit.
 pub fn tuner(ctx: &GpuContext, args: &Args) -> Result<Autotuner, Box<dyn std::error::Error>> {
@@ -20,6 +21,24 @@ pub fn tuner(ctx: &GpuContext, args: &Args) -> Result<Autotuner, Box<dyn std::er
     )?)
 }
 
+/// One Linear shape of `{prefix}_autotune.csv`; times the tuner did not take are empty.
+#[derive(serde::Serialize)]
+struct AutotuneRow {
+    m: usize,
+    k: usize,
+    n: usize,
+    epilogue: String,
+    source: &'static str,
+    candidates: usize,
+    rejected: usize,
+    tuning_ms: f64,
+    winner: String,
+    winner_block: String,
+    winner_us: Option<f64>,
+    heuristic_us: Option<f64>,
+    heuristic_over_winner: Option<f64>,
+}
+
 /// `{prefix}_autotune.csv` and its sidecar.
 pub fn write(
     ctx: &GpuContext,
@@ -29,44 +48,29 @@ pub fn write(
     if tuner.records.is_empty() {
         return Ok(());
     }
-    let mut csv = Csv::new(&[
-        "m",
-        "k",
-        "n",
-        "epilogue",
-        "source",
-        "candidates",
-        "rejected",
-        "tuning_ms",
-        "winner",
-        "winner_block",
-        "winner_us",
-        "heuristic_us",
-        "heuristic_over_winner",
-    ]);
-    let us = |s: Option<f64>| s.map_or(String::new(), |s| format!("{:.3}", s * 1e6));
+    let mut csv: Vec<AutotuneRow> = Vec::new();
+    let us = |s: Option<f64>| s.map(|s| round_to(s * 1e6, 3));
     for r in &tuner.records {
         let c = r.winner;
         let (bm, bn) = c.block();
         let ratio = match (r.heuristic_s, r.winner_s) {
-            (Some(h), Some(w)) if w > 0.0 => format!("{:.3}", h / w),
-            _ => String::new(),
+            (Some(h), Some(w)) if w > 0.0 => Some(round_to(h / w, 3)),
+            _ => None,
         };
-        csv.row(&[
-            r.shape.m.to_string(),
-            r.shape.k.to_string(),
-            r.shape.n.to_string(),
-            format!("{:?}", r.shape.epilogue),
-            match r.source {
+        csv.push(AutotuneRow {
+            m: r.shape.m,
+            k: r.shape.k,
+            n: r.shape.n,
+            epilogue: format!("{:?}", r.shape.epilogue),
+            source: match r.source {
                 Source::Tuned => "tuned",
                 Source::Cache => "cache",
                 Source::Heuristic => "heuristic",
-            }
-            .into(),
-            r.candidates.to_string(),
-            r.rejected.len().to_string(),
-            format!("{:.1}", r.tuning_time.as_secs_f64() * 1e3),
-            format!(
+            },
+            candidates: r.candidates,
+            rejected: r.rejected.len(),
+            tuning_ms: round_to(r.tuning_time.as_secs_f64() * 1e3, 1),
+            winner: format!(
                 "threads {}x{}, {}x{} per invocation, k-step {}{}",
                 c.threads.0,
                 c.threads.1,
@@ -75,15 +79,13 @@ pub fn write(
                 c.bk,
                 if c.prefetch { ", prefetch" } else { "" }
             ),
-            format!("{bm}x{bn}"),
-            us(r.winner_s),
-            us(r.heuristic_s),
-            ratio,
-        ]);
+            winner_block: format!("{bm}x{bn}"),
+            winner_us: us(r.winner_s),
+            heuristic_us: us(r.heuristic_s),
+            heuristic_over_winner: ratio,
+        });
     }
     let name = format!("{}_autotune", args.prefix);
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
     let mut sidecar = args.sidecar(
         &name,
         "autotuner per Linear shape of the sweeps: candidates checked against the CPU, correct \
@@ -92,6 +94,6 @@ pub fn write(
         Some(ctx.report().to_json()),
     );
     sidecar.files = vec![format!("{name}.csv")];
-    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Figure::new(sidecar).rows(&csv)?.write()?;
     Ok(())
 }

@@ -2,11 +2,24 @@
 //! the AVX2+FMA one and (where the CPU has it) the AVX-512 one, against single-threaded
 //! `matrixmultiply`, at 256³, 512³ and 1024³.
 
-use bench_harness::{Csv, LineChart, MachineInfo, Series, black_box, figures_dir, measure};
+use bench_harness::{Figure, LineChart, MachineInfo, Series, black_box, measure};
 use computational_graphs::cpu_matmul::{self, packed_fma};
 use computational_graphs::rng::SplitMix64;
 
 use crate::args::Args;
+use crate::digits::round_to;
+
+/// One variant at one size of `{prefix}_cpu_kernel.csv`.
+#[derive(serde::Serialize)]
+struct KernelRow {
+    variant: &'static str,
+    size: usize,
+    median_ms: f64,
+    p10_ms: f64,
+    p90_ms: f64,
+    gflops: f64,
+    time_vs_matrixmultiply: f64,
+}
 
 pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     use packed_fma::{Kernel, packed_with};
@@ -28,15 +41,7 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         &[256, 512, 1024]
     };
     let (warmup, samples) = if args.quick { (1, 3) } else { (2, 11) };
-    let mut csv = Csv::new(&[
-        "variant",
-        "size",
-        "median_ms",
-        "p10_ms",
-        "p90_ms",
-        "gflops",
-        "time_vs_matrixmultiply",
-    ]);
+    let mut csv: Vec<KernelRow> = Vec::new();
     // matrixmultiply last, timed in a worker process held to one thread.
     let mm_name = "matrixmultiply (one thread)";
     let mut series: Vec<Series> = variants.iter().map(|(v, _)| Series::new(v)).collect();
@@ -62,15 +67,15 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         let reference = stats[stats.len() - 1].median;
         let names = variants.iter().map(|(v, _)| *v).chain([mm_name]);
         for ((name, s), line) in names.zip(&stats).zip(&mut series) {
-            csv.row(&[
-                name.into(),
-                n.to_string(),
-                format!("{:.4}", s.median * 1e3),
-                format!("{:.4}", s.p10 * 1e3),
-                format!("{:.4}", s.p90 * 1e3),
-                format!("{:.2}", flops / s.median / 1e9),
-                format!("{:.3}", s.median / reference),
-            ]);
+            csv.push(KernelRow {
+                variant: name,
+                size: n,
+                median_ms: round_to(s.median * 1e3, 4),
+                p10_ms: round_to(s.p10 * 1e3, 4),
+                p90_ms: round_to(s.p90 * 1e3, 4),
+                gflops: round_to(flops / s.median / 1e9, 2),
+                time_vs_matrixmultiply: round_to(s.median / reference, 3),
+            });
             line.point_with_spread(
                 n as f64,
                 flops / s.median / 1e9,
@@ -80,10 +85,8 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let machine = MachineInfo::detect();
-    let dir = figures_dir();
     let name = format!("{}_cpu_kernel", args.prefix);
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    LineChart {
+    let chart = LineChart {
         title:
             "One core: packed matmul with an SSE2 and an AVX2+FMA micro-kernel, and matrixmultiply"
                 .into(),
@@ -93,8 +96,7 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         log_x: true,
         series,
         ..Default::default()
-    }
-    .write(&dir.join(format!("{name}.svg")))?;
+    };
     let mut sidecar = args.sidecar(
         &name,
         "Single-threaded CPU matmul: portable vs AVX2+FMA micro-kernel vs matrixmultiply",
@@ -105,6 +107,9 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
          AVX-512 included); median of {samples} after {warmup} warm-ups",
         packed_fma::kernel()
     ));
-    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Figure::new(sidecar)
+        .rows(&csv)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
 }

@@ -5,16 +5,27 @@
 //! with a barrier). The difference is what one barrier costs; the first is the floor that
 //! every dispatch of a graph pays however small its kernel.
 
-use bench_harness::{Csv, figures_dir, measure_durations};
+use bench_harness::{Figure, measure_durations};
 use gpu_context::GpuContext;
 
 use crate::args::Args;
+use crate::digits::round_to;
 
 const NO_BINDINGS: &str = "@compute @workgroup_size(64) fn main() {}";
 const WRITES_A_BUFFER: &str = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x == 0u { out[0] = out[0] + 1u; }
 }";
+
+/// One chain of `{prefix}_dispatch_floor.csv`.
+#[derive(serde::Serialize)]
+struct FloorRow {
+    kernel: &'static str,
+    dispatches: usize,
+    total_us: f64,
+    per_dispatch_us: f64,
+    timing: &'static str,
+}
 
 pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let lengths: &[usize] = if args.quick {
@@ -24,13 +35,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     };
     let (warmup, samples) = if args.quick { (1, 3) } else { (3, 10) };
     let buffer = ctx.storage_buffer("counter", 256)?;
-    let mut csv = Csv::new(&[
-        "kernel",
-        "dispatches",
-        "total_us",
-        "per_dispatch_us",
-        "timing",
-    ]);
+    let mut csv: Vec<FloorRow> = Vec::new();
     for (name, source) in [
         ("empty, no bindings", NO_BINDINGS),
         ("empty, writes a buffer", WRITES_A_BUFFER),
@@ -59,18 +64,16 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
                 }
                 run.time
             });
-            csv.row(&[
-                name.into(),
-                len.to_string(),
-                format!("{:.2}", stats.median * 1e6),
-                format!("{:.3}", stats.median * 1e6 / len as f64),
-                timing.into(),
-            ]);
+            csv.push(FloorRow {
+                kernel: name,
+                dispatches: len,
+                total_us: round_to(stats.median * 1e6, 2),
+                per_dispatch_us: round_to(stats.median * 1e6 / len as f64, 3),
+                timing,
+            });
         }
     }
     let name = format!("{}_dispatch_floor", args.prefix);
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
     let mut sidecar = args.sidecar(
         &name,
         "chains of empty dispatches in one compute pass: median total and per-dispatch time",
@@ -78,6 +81,6 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     );
     // A table in the book, no chart.
     sidecar.files = vec![format!("{name}.csv")];
-    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Figure::new(sidecar).rows(&csv)?.write()?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! The matmul ladder at one large size, timed with GPU timestamps where available.
 
-use bench_harness::{BarChart, Csv, figures_dir, measure_durations};
+use bench_harness::{BarChart, Figure, measure_durations};
 use computational_graphs::matmul_ladder::{PreparedMatmul, Rung};
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
@@ -8,7 +8,22 @@ use gpu_context::GpuContext;
 
 use crate::args::Args;
 use crate::charts::subtitle;
+use crate::digits::{round_to, significant};
 use crate::tables::read_pytorch;
+
+/// One kernel of `{prefix}_matmul_ladder.csv` (PyTorch's rows have no difference to the naive
+/// kernel: it is not run here).
+#[derive(serde::Serialize)]
+struct LadderRow {
+    kernel: String,
+    size: usize,
+    median_ms: f64,
+    p10_ms: f64,
+    p90_ms: f64,
+    gflops: f64,
+    timing: &'static str,
+    max_abs_diff_vs_naive: Option<f64>,
+}
 
 pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let n = args.ladder_size;
@@ -19,16 +34,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     let (warmup, samples) = if args.quick { (1, 3) } else { (2, 7) };
     // Repeat the dispatch inside one submission so that submit overhead does not count.
     let repeats = if args.quick { 2 } else { 10 };
-    let mut csv = Csv::new(&[
-        "kernel",
-        "size",
-        "median_ms",
-        "p10_ms",
-        "p90_ms",
-        "gflops",
-        "timing",
-        "max_abs_diff_vs_naive",
-    ]);
+    let mut csv: Vec<LadderRow> = Vec::new();
     let mut bars = Vec::new();
     let mut table: Vec<(String, f64, f64)> = Vec::new(); // (kernel, ms, GFLOP/s)
     let mut naive: Option<Tensor2D> = None;
@@ -51,16 +57,16 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
             naive = Some(result);
         }
         let gflops = flops / stats.median / 1e9;
-        csv.row(&[
-            rung.name().into(),
-            n.to_string(),
-            format!("{:.4}", stats.median * 1e3),
-            format!("{:.4}", stats.p10 * 1e3),
-            format!("{:.4}", stats.p90 * 1e3),
-            format!("{gflops:.1}"),
-            source.into(),
-            format!("{diff:.3e}"),
-        ]);
+        csv.push(LadderRow {
+            kernel: rung.name().into(),
+            size: n,
+            median_ms: round_to(stats.median * 1e3, 4),
+            p10_ms: round_to(stats.p10 * 1e3, 4),
+            p90_ms: round_to(stats.p90 * 1e3, 4),
+            gflops: round_to(gflops, 1),
+            timing: source,
+            max_abs_diff_vs_naive: Some(significant(f64::from(diff), 4)),
+        });
         table.push((rung.name().to_owned(), stats.median * 1e3, gflops));
         bars.push((
             rung.name().to_owned(),
@@ -76,39 +82,41 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
             let g = flops / (r.median_ms / 1e3) / 1e9;
             bars.push((r.variant.clone(), g, None));
             table.push((r.variant.clone(), r.median_ms, g));
-            csv.row(&[
-                r.variant,
-                n.to_string(),
-                format!("{:.4}", r.median_ms),
-                format!("{:.4}", r.p10_ms),
-                format!("{:.4}", r.p90_ms),
-                format!("{g:.1}"),
-                "cuda-events".into(),
-                String::new(),
-            ]);
+            csv.push(LadderRow {
+                kernel: r.variant,
+                size: n,
+                median_ms: round_to(r.median_ms, 4),
+                p10_ms: round_to(r.p10_ms, 4),
+                p90_ms: round_to(r.p90_ms, 4),
+                gflops: round_to(g, 1),
+                timing: "cuda-events",
+                max_abs_diff_vs_naive: None,
+            });
         }
     }
-    let dir = figures_dir();
     let name = format!("{}_matmul_ladder", args.prefix);
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    std::fs::write(
-        dir.join(format!("{name}.md")),
-        ladder_table(&table, n, &subtitle(ctx, args)),
-    )?;
-    BarChart {
+    let chart = BarChart {
         title: format!("Matrix multiply {n}×{n}×{n}, f32: the ladder"),
         subtitle: subtitle(ctx, args),
         y_label: "GFLOP/s (higher is better)".into(),
         log_y: true,
         bars,
-    }
-    .write(&dir.join(format!("{name}.svg")))?;
-    args.sidecar(
+    };
+    let mut sidecar = args.sidecar(
         &name,
         "WGSL matmul kernels, median GFLOP/s; whiskers p10–p90",
         Some(ctx.report().to_json()),
-    )
-    .write(&dir.join(format!("{name}.json")))?;
+    );
+    // The Markdown table beside the chart: listing it names the usual pair too.
+    sidecar.files = vec![format!("{name}.csv"), format!("{name}.svg")];
+    Figure::new(sidecar)
+        .rows(&csv)?
+        .chart(chart.to_svg())
+        .extra(
+            &format!("{name}.md"),
+            ladder_table(&table, n, &subtitle(ctx, args)),
+        )
+        .write()?;
     Ok(())
 }
 

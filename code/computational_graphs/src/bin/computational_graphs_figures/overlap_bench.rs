@@ -4,7 +4,7 @@
 //! last CPU copy of the output. The serial schedule's three phases are also timed one by one:
 //! the longest of them is what a perfect overlap could come down to.
 
-use bench_harness::{Csv, LineChart, Progress, Series, Stats, figures_dir};
+use bench_harness::{Figure, LineChart, Progress, Series, Stats};
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
 use computational_graphs::transfers::{ChunkedLinear, Schedule};
@@ -12,6 +12,7 @@ use gpu_context::GpuContext;
 
 use crate::args::Args;
 use crate::charts::subtitle;
+use crate::digits::round_to;
 use crate::transfer_bench::timed;
 
 /// Columns of the batch's input and of the weights' output: a 256×256 Linear does 64 FLOPs per
@@ -57,19 +58,21 @@ pub const PHASES: [&str; 3] = [
     "serial phase: read back",
 ];
 
-/// The CSV's columns; `--redraw` reads the same file back.
-pub const HEADER: &[&str] = &[
-    "chunks",
-    "schedule",
-    "median_ms",
-    "p10_ms",
-    "p90_ms",
-    "samples",
-    "rows",
-    "k",
-    "n",
-    "bytes_each_way",
-];
+/// One schedule or phase at one chunk count of `{prefix}_overlap.csv`; `--redraw` reads it back
+/// as [`crate::tables::OverlapPoint`].
+#[derive(serde::Serialize)]
+struct OverlapRow {
+    chunks: usize,
+    schedule: &'static str,
+    median_ms: f64,
+    p10_ms: f64,
+    p90_ms: f64,
+    samples: usize,
+    rows: usize,
+    k: usize,
+    n: usize,
+    bytes_each_way: usize,
+}
 
 /// One empty line per schedule plus the perfect-overlap bound, in the chart's order.
 pub fn empty_lines() -> Vec<Series> {
@@ -85,7 +88,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     let x = Tensor2D::random(cfg.rows, WIDTH, 1.0, &mut rng);
     let w = Tensor2D::random(WIDTH, WIDTH, 0.1, &mut rng);
     let b = Tensor2D::random(1, WIDTH, 0.1, &mut rng);
-    let mut csv = Csv::new(HEADER);
+    let mut csv: Vec<OverlapRow> = Vec::new();
     let mut lines = empty_lines();
     let progress = Progress::new(cfg.chunk_counts.len() as u64, "overlap");
     let mut reference: Option<Vec<f32>> = None;
@@ -128,33 +131,33 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
             if let Some(line) = lines.iter_mut().find(|l| l.name == *name) {
                 line.point_with_spread(chunks as f64, s.median * 1e3, s.p10 * 1e3, s.p90 * 1e3);
             }
-            csv.row(&[
-                chunks.to_string(),
-                (*name).into(),
-                format!("{:.4}", s.median * 1e3),
-                format!("{:.4}", s.p10 * 1e3),
-                format!("{:.4}", s.p90 * 1e3),
-                s.samples.to_string(),
-                cfg.rows.to_string(),
-                WIDTH.to_string(),
-                WIDTH.to_string(),
-                (cfg.rows * WIDTH * 4).to_string(),
-            ]);
+            csv.push(OverlapRow {
+                chunks,
+                schedule: name,
+                median_ms: round_to(s.median * 1e3, 4),
+                p10_ms: round_to(s.p10 * 1e3, 4),
+                p90_ms: round_to(s.p90 * 1e3, 4),
+                samples: s.samples,
+                rows: cfg.rows,
+                k: WIDTH,
+                n: WIDTH,
+                bytes_each_way: cfg.rows * WIDTH * 4,
+            });
         }
         lines[3].point(chunks as f64, bound * 1e3);
     }
     progress.finish();
     let name = format!("{}_overlap", args.prefix);
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    chart(cfg.rows, subtitle(ctx, args), lines).write(&dir.join(format!("{name}.svg")))?;
-    args.sidecar(
+    let sidecar = args.sidecar(
         &name,
         "one batch streamed through the Linear kernel in chunks: serial phases against one \
          submission per chunk with 1 or 4 chunks in flight; CPU wall clock, host to host",
         Some(ctx.report().to_json()),
-    )
-    .write(&dir.join(format!("{name}.json")))?;
+    );
+    Figure::new(sidecar)
+        .rows(&csv)?
+        .chart(chart(cfg.rows, subtitle(ctx, args), lines).to_svg())
+        .write()?;
     Ok(())
 }
 

@@ -18,12 +18,13 @@
 
 use std::path::Path;
 
-use bench_harness::{Csv, LineChart, Series, figures_dir, read_rows};
+use bench_harness::{Figure, LineChart, Series, figures_dir, read_rows};
 use computational_graphs::graph::{fuse, validate};
 use computational_graphs::random_graph::random_graph;
 use gpu_context::AdapterReport;
 
 use crate::args::Args;
+use crate::digits::round_to;
 use crate::roofline_model::{Cost, graph_cost, roof};
 use crate::sweep::seed;
 use crate::tables::{LadderPoint, SWEEP_DEPTH, SweepRecord, read_pytorch};
@@ -170,6 +171,17 @@ fn variant_points(
     Ok((points, Some((size, plain, fused))))
 }
 
+/// One placed point of `{prefix}_roofline.csv`, with the roofs it is read against.
+#[derive(serde::Serialize)]
+struct RooflineRow {
+    point: String,
+    intensity_flop_per_byte: f64,
+    achieved_gflops: f64,
+    roof_gflops: f64,
+    peak_gflops: f64,
+    bandwidth_gb_per_s: f64,
+}
+
 pub fn run(adapter: &AdapterReport, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let dir = figures_dir();
     let ladder = dir.join(format!("{}_matmul_ladder.csv", args.prefix));
@@ -178,14 +190,7 @@ pub fn run(adapter: &AdapterReport, args: &Args) -> Result<(), Box<dyn std::erro
     let (variants, graph) = variant_points(&sizes, args, adapter.is_software())?;
     points.extend(variants);
     let r = roofs(adapter, args);
-    let mut csv = Csv::new(&[
-        "point",
-        "intensity_flop_per_byte",
-        "achieved_gflops",
-        "roof_gflops",
-        "peak_gflops",
-        "bandwidth_gb_per_s",
-    ]);
+    let mut csv: Vec<RooflineRow> = Vec::new();
     let mut series = Vec::new();
     // Straight in log–log on either side of the ridge: three points draw it.
     let mut roof_line = Series::new("roof");
@@ -197,23 +202,22 @@ pub fn run(adapter: &AdapterReport, args: &Args) -> Result<(), Box<dyn std::erro
         let mut s = Series::new(what);
         s.point(*x, *g);
         series.push(s);
-        csv.row(&[
-            what.clone(),
-            format!("{x:.3}"),
-            format!("{g:.3}"),
-            format!("{:.1}", roof(*x, r.peak, r.bandwidth) / 1e9),
-            format!("{:.1}", r.peak / 1e9),
-            format!("{:.1}", r.bandwidth / 1e9),
-        ]);
+        csv.push(RooflineRow {
+            point: what.clone(),
+            intensity_flop_per_byte: round_to(*x, 3),
+            achieved_gflops: round_to(*g, 3),
+            roof_gflops: round_to(roof(*x, r.peak, r.bandwidth) / 1e9, 1),
+            peak_gflops: round_to(r.peak / 1e9, 1),
+            bandwidth_gb_per_s: round_to(r.bandwidth / 1e9, 1),
+        });
     }
     let out = format!("{}_roofline", args.prefix);
-    csv.write(&dir.join(format!("{out}.csv")))?;
     let roofs_line = format!(
         "peak {:.0} GFLOP/s, memory {:.0} GB/s",
         r.peak / 1e9,
         r.bandwidth / 1e9
     );
-    LineChart {
+    let chart = LineChart {
         title: "Roofline: the matmul ladder and the graph variants".into(),
         subtitle: format!("{}: {roofs_line}", r.name),
         x_label: "operational intensity (FLOP per byte of memory, modelled)".into(),
@@ -222,8 +226,7 @@ pub fn run(adapter: &AdapterReport, args: &Args) -> Result<(), Box<dyn std::erro
         log_y: true,
         series,
         markers: vec![(r.peak / r.bandwidth, "ridge".into())],
-    }
-    .write(&dir.join(format!("{out}.svg")))?;
+    };
     let mut sidecar = args.sidecar(
         &out,
         "matmul ladder kernels and graph variants on the machine's roofline; intensity modelled \
@@ -260,7 +263,9 @@ pub fn run(adapter: &AdapterReport, args: &Args) -> Result<(), Box<dyn std::erro
                 .into(),
         );
     }
-    sidecar.write(&dir.join(format!("{out}.json")))?;
-    eprintln!("wrote {out} to {}", dir.display());
+    Figure::new(sidecar)
+        .rows(&csv)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
 }

@@ -8,13 +8,14 @@
 
 use std::time::Instant;
 
-use bench_harness::{Csv, LineChart, Progress, Series, Stats, figures_dir};
+use bench_harness::{Figure, LineChart, Progress, Series, Stats};
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::transfers::{TransferBuffers, TransferError};
 use gpu_context::{GpuContext, TimingSource};
 
 use crate::args::Args;
 use crate::charts::subtitle;
+use crate::digits::round_to;
 
 pub const PATHS: [&str; 5] = [
     "upload: write_buffer",
@@ -82,19 +83,21 @@ fn time_device_copies(
     Ok((stats(&up), stats(&down), timing))
 }
 
-/// The CSV's columns; `--redraw` reads the same file back.
-pub const HEADER: &[&str] = &[
-    "path",
-    "bytes",
-    "median_us",
-    "p10_us",
-    "p90_us",
-    "median_gb_s",
-    "p10_gb_s",
-    "p90_gb_s",
-    "samples",
-    "timing",
-];
+/// One path at one size of `{prefix}_transfers.csv`; `--redraw` reads it back as
+/// [`crate::tables::TransferPoint`].
+#[derive(serde::Serialize)]
+struct TransferRow {
+    path: &'static str,
+    bytes: usize,
+    median_us: f64,
+    p10_us: f64,
+    p90_us: f64,
+    median_gb_s: f64,
+    p10_gb_s: f64,
+    p90_gb_s: f64,
+    samples: usize,
+    timing: &'static str,
+}
 
 /// One empty line per transfer path, in the chart's order.
 pub fn empty_series() -> Vec<Series> {
@@ -103,7 +106,7 @@ pub fn empty_series() -> Vec<Series> {
 
 pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let sizes = sizes(args.quick);
-    let mut csv = Csv::new(HEADER);
+    let mut csv: Vec<TransferRow> = Vec::new();
     let mut series = empty_series();
     let progress = Progress::new(sizes.len() as u64, "transfers");
     let mut rng = SplitMix64::new(0x7a5f);
@@ -134,33 +137,33 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
             let gb_s = |seconds: f64| bytes as f64 / seconds / 1e9;
             // The slowest samples give the lowest bandwidth: p10 of GB/s is p90 of time.
             line.point_with_spread(bytes as f64, gb_s(s.median), gb_s(s.p90), gb_s(s.p10));
-            csv.row(&[
-                (*path).into(),
-                bytes.to_string(),
-                format!("{:.2}", s.median * 1e6),
-                format!("{:.2}", s.p10 * 1e6),
-                format!("{:.2}", s.p90 * 1e6),
-                format!("{:.4}", gb_s(s.median)),
-                format!("{:.4}", gb_s(s.p90)),
-                format!("{:.4}", gb_s(s.p10)),
-                s.samples.to_string(),
-                timing.into(),
-            ]);
+            csv.push(TransferRow {
+                path,
+                bytes,
+                median_us: round_to(s.median * 1e6, 2),
+                p10_us: round_to(s.p10 * 1e6, 2),
+                p90_us: round_to(s.p90 * 1e6, 2),
+                median_gb_s: round_to(gb_s(s.median), 4),
+                p10_gb_s: round_to(gb_s(s.p90), 4),
+                p90_gb_s: round_to(gb_s(s.p10), 4),
+                samples: s.samples,
+                timing,
+            });
         }
     }
     progress.finish();
     let name = format!("{}_transfers", args.prefix);
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    chart(subtitle(ctx, args), series).write(&dir.join(format!("{name}.svg")))?;
-    args.sidecar(
+    let sidecar = args.sidecar(
         &name,
         "host-to-device and device-to-host transfers, 4 KiB upward in powers of 4: median and \
          p10/p90 GB/s of the CPU wall clock from the first CPU copy to the GPU's completion, and \
          of the device's copies alone (GPU timestamps where the adapter has them)",
         Some(ctx.report().to_json()),
-    )
-    .write(&dir.join(format!("{name}.json")))?;
+    );
+    Figure::new(sidecar)
+        .rows(&csv)?
+        .chart(chart(subtitle(ctx, args), series).to_svg())
+        .write()?;
     Ok(())
 }
 
