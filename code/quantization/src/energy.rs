@@ -17,6 +17,11 @@ pub enum EnergyError {
         "no GPU energy counter on this machine ({detail}); energy figures need an NVIDIA GPU with its driver"
     )]
     NoCounter { detail: String },
+    #[error(
+        "the energy counter changed only {changes} times during the measurement; measure for \
+         longer (at least three of its periods)"
+    )]
+    TooShort { changes: usize },
 }
 
 /// Opens the first NVIDIA GPU's counter.
@@ -98,4 +103,88 @@ impl EnergyMeter {
         Ok(joules / seconds)
     }
     // ANCHOR_END: measure
+
+    // ANCHOR: ticks
+    /// Average power while `work` runs, over whole periods of the counter. The counter only
+    /// advances every few tens of milliseconds, so two readings around the work are off by up
+    /// to a period at each end. A watcher thread polls it every millisecond and keeps the times
+    /// at which its value changed; the power is the energy between two changes over the time
+    /// between them. The first change after the work starts is skipped (its period may hold
+    /// idle time from before the start).
+    pub fn watts_over_ticks(&self, work: impl FnOnce()) -> Result<TickPower, EnergyError> {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let start = Instant::now();
+        let ticks = std::thread::scope(|s| {
+            let watcher = s.spawn(|| -> Result<Vec<(f64, u64)>, EnergyError> {
+                let (mut last, mut ticks) = (self.millijoules()?, Vec::new());
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let now = self.millijoules()?;
+                    if now != last {
+                        ticks.push((start.elapsed().as_secs_f64(), now));
+                        last = now;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                Ok(ticks)
+            });
+            work();
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            watcher
+                .join()
+                .expect("the counter's watcher thread does not panic")
+        })?;
+        TickPower::from_ticks(ticks.get(1..).unwrap_or(&[])).ok_or(EnergyError::TooShort {
+            changes: ticks.len(),
+        })
+    }
+    // ANCHOR_END: ticks
+}
+
+/// Power from the counter's changes: watts over whole periods, and how long a period was.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TickPower {
+    pub watts: f64,
+    /// Mean time between two changes of the counter.
+    pub period_s: f64,
+    /// Whole periods the power is averaged over.
+    pub periods: usize,
+}
+
+impl TickPower {
+    /// From `(seconds, millijoules)` at each change of the counter; `None` with fewer than two.
+    pub fn from_ticks(ticks: &[(f64, u64)]) -> Option<Self> {
+        let (&(t0, e0), &(t1, e1)) = (ticks.first()?, ticks.last()?);
+        let periods = ticks.len() - 1;
+        (periods > 0 && t1 > t0).then(|| Self {
+            watts: e1.saturating_sub(e0) as f64 / 1000.0 / (t1 - t0),
+            period_s: (t1 - t0) / periods as f64,
+            periods,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TickPower;
+
+    #[test]
+    fn power_is_taken_between_the_first_and_last_change() {
+        // 100 ms periods of 40 J each: 400 W, whatever happened before the first change.
+        let ticks = [
+            (0.05, 1_000_000),
+            (0.15, 1_040_000),
+            (0.25, 1_080_000),
+            (0.35, 1_120_000),
+        ];
+        let p = TickPower::from_ticks(&ticks).unwrap();
+        assert!((p.watts - 400.0).abs() < 1e-9, "{p:?}");
+        assert!((p.period_s - 0.1).abs() < 1e-12);
+        assert_eq!(p.periods, 3);
+    }
+
+    #[test]
+    fn fewer_than_two_changes_give_no_power() {
+        assert_eq!(TickPower::from_ticks(&[]), None);
+        assert_eq!(TickPower::from_ticks(&[(0.1, 5)]), None);
+    }
 }

@@ -20,9 +20,9 @@ struct Reading {
 }
 
 // ANCHOR: energy_point
-/// Joules per inference above idle and the board's average power over back-to-back
-/// submissions of `reps` batches that fill `span` (the counter advances in steps of tens of
-/// milliseconds, so one reading must span many of them).
+/// Joules per inference above idle and the board's average power while submissions of `reps`
+/// batches run back to back for `span`. The power is averaged over whole periods of the
+/// counter; the time per inference comes from the clock around the loop.
 fn energy_reading(
     ctx: &GpuContext,
     gemm: &GemmOnDevice,
@@ -30,8 +30,8 @@ fn energy_reading(
     (batch, reps): (usize, usize),
     span: Duration,
 ) -> anyhow::Result<Reading> {
-    let (mut done, mut failed) = (0usize, None);
-    let (joules, seconds) = meter.measure(|| {
+    let (mut done, mut seconds, mut failed) = (0usize, 0.0, None);
+    let power = meter.watts_over_ticks(|| {
         let start = Instant::now();
         while start.elapsed() < span {
             let mut e = ctx.device.create_command_encoder(&Default::default());
@@ -43,13 +43,15 @@ fn energy_reading(
             }
             done += reps;
         }
+        seconds = start.elapsed().as_secs_f64();
     })?;
     if let Some(e) = failed {
         return Err(e.into());
     }
+    let seconds_per_inference = seconds / (done * batch) as f64;
     Ok(Reading {
-        joules_per_inference: (joules - idle_watts * seconds) / (done * batch) as f64,
-        watts: joules / seconds,
+        joules_per_inference: (power.watts - idle_watts) * seconds_per_inference,
+        watts: power.watts,
     })
 }
 // ANCHOR_END: energy_point
@@ -62,12 +64,12 @@ fn median_min_max(mut v: Vec<f64>) -> (f64, f64, f64) {
 
 pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let (width, batches, span): (usize, &[usize], _) = if args.quick {
-        (256, &[1, 16, 64], Duration::from_millis(30))
+        (256, &[1, 16, 64], Duration::from_millis(300))
     } else {
         (
             WIDTH,
             &[1, 4, 16, 64, 256, 1024, 4096],
-            Duration::from_millis(250),
+            Duration::from_millis(500),
         )
     };
     let meter = EnergyMeter::open();
@@ -78,14 +80,22 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         ),
         format!(
             "energy: {READINGS} readings of {} ms per point, median with min and max; latency: \
-             median of {READINGS} timed submissions of 5 batches",
+             median of {READINGS} timed submissions of 5 batches; joules per inference = (power \
+             - idle power) × seconds per inference",
             span.as_millis()
         ),
     ];
-    let idle_span = Duration::from_millis(if args.quick { 100 } else { 1000 });
+    let idle_span = Duration::from_millis(if args.quick { 400 } else { 1000 });
     let idle = match &meter {
         Ok(m) => {
-            let w = m.idle_watts(idle_span)?;
+            let tick = m.watts_over_ticks(|| std::thread::sleep(idle_span))?;
+            let w = tick.watts;
+            notes.push(format!(
+                "the NVML counter changed every {:.1} ms on average (idle, {} periods); power is \
+                 averaged between its changes",
+                tick.period_s * 1e3,
+                tick.periods
+            ));
             notes.push(format!(
                 "NVML energy counter of {}; idle power {w:.1} W (read before the sweep) subtracted",
                 m.gpu_name
