@@ -221,9 +221,12 @@ def main():
         "torch": torch.__version__,
         "cuda": torch.version.cuda,
         "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
+        "adapter": (f"{torch.cuda.get_device_name(0)} (CUDA through PyTorch {torch.__version__})"
+                    if torch.cuda.is_available() else None),
         "commit": commit,
         "command": " ".join(sys.argv),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        "files": [name + ".csv"],  # a table without a chart
         "notes": [
             "relative error = max |rust - torch| / max |torch| per tensor; TF32 off",
             "terms_over_gradient = the largest sum over the batch of |terms| of one entry (from "
