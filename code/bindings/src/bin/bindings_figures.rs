@@ -10,9 +10,7 @@
 use std::process::ExitCode;
 
 use anyhow::Context;
-use bench_harness::{
-    Csv, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, figures_dir,
-};
+use bench_harness::{Figure, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar};
 use bindings::call_cost::{Crossing, Measured, Plan, PythonHarness, measure_native};
 use bindings::embedded;
 use pyo3::Python;
@@ -81,6 +79,23 @@ fn run(args: &FigureArgs) -> anyhow::Result<()> {
     )
 }
 
+/// One crossing at one frame size of `bindings_call_cost*.csv`.
+#[derive(serde::Serialize)]
+struct CostRow {
+    variant: &'static str,
+    n: usize,
+    reps: usize,
+    median_ns_per_element: f64,
+    p10_ns_per_element: f64,
+    p90_ns_per_element: f64,
+    samples: usize,
+}
+
+/// `x` to three decimals, the digits the timing supports.
+fn three_decimals(x: f64) -> f64 {
+    (x * 1e3).round() / 1e3
+}
+
 fn write(
     name: &str,
     machine: &str,
@@ -90,15 +105,7 @@ fn write(
 ) -> anyhow::Result<()> {
     let title =
         "What one sample costs across a language boundary: a call per sample vs a call per frame";
-    let mut csv = Csv::new(&[
-        "variant",
-        "n",
-        "reps",
-        "median_ns_per_element",
-        "p10_ns_per_element",
-        "p90_ns_per_element",
-        "samples",
-    ]);
+    let mut table: Vec<CostRow> = Vec::new();
     let mut chart = LineChart {
         title: title.to_owned(),
         subtitle: format!("median ns per sample (bars: p10 to p90); {machine}"),
@@ -122,25 +129,21 @@ fn write(
                 ns(s.p10),
                 ns(s.p90)
             );
-            csv.row(&[
-                crossing.name().to_owned(),
-                r.n.to_string(),
-                r.reps.to_string(),
-                format!("{:.3}", ns(s.median)),
-                format!("{:.3}", ns(s.p10)),
-                format!("{:.3}", ns(s.p90)),
-                s.samples.to_string(),
-            ]);
+            table.push(CostRow {
+                variant: crossing.name(),
+                n: r.n,
+                reps: r.reps,
+                median_ns_per_element: three_decimals(ns(s.median)),
+                p10_ns_per_element: three_decimals(ns(s.p10)),
+                p90_ns_per_element: three_decimals(ns(s.p90)),
+                samples: s.samples,
+            });
             series.point_with_spread(r.n as f64, ns(s.median), ns(s.p10), ns(s.p90));
         }
         if !series.points.is_empty() {
             chart.series.push(series);
         }
     }
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))
-        .with_context(|| format!("writing {name}.csv into {}", dir.display()))?;
-    chart.write(&dir.join(format!("{name}.svg")))?;
     let mut sidecar = Sidecar::new(name, title);
     sidecar.notes.push(python.to_owned());
     sidecar.notes.push(format!(
@@ -148,6 +151,9 @@ fn write(
          Python variants are timed in Python with time.perf_counter_ns",
         plan.samples, plan.warmup, plan.elements_per_sample
     ));
-    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Figure::new(sidecar)
+        .rows(&table)?
+        .chart(chart.to_svg())
+        .write()?;
     Ok(())
 }
