@@ -417,7 +417,8 @@ pub fn run_scopes(args: &FigureArgs) -> anyhow::Result<()> {
              step, then the median"
         )],
     );
-    side.files.push(kernels_svg);
+    // Listing any file replaces the usual pair, so all three are named.
+    side.files = vec![format!("{name}.csv"), format!("{name}.svg"), kernels_svg];
     side.write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }
