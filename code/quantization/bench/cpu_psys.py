@@ -81,6 +81,12 @@ def joules_over(fd, scale, busy):
     return (c1 - c0) * scale, t1 - t0
 
 
+def cpu_description():
+    """The CPU as /proc/cpuinfo names it, with the logical CPU count."""
+    names = [l.split(":", 1)[1].strip() for l in (read("/proc/cpuinfo") or "").splitlines() if l.startswith("model name")]
+    return f"{names[0] if names else platform.processor() or 'unknown CPU'}, {os.cpu_count()} logical CPUs"
+
+
 def msr_checks(try_modprobe):
     """What stands between this guest and RAPL's MSRs, each check with its result."""
     release = platform.release()
@@ -143,7 +149,9 @@ def main():
         "command": "code/quantization/bench/cpu_psys.py --out " + args.out + " --machine " + args.machine,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
         "load_average": list(os.getloadavg()),
+        "machine": cpu_description(),
         "machine_label": args.machine,
+        "adapter": None,
         "files": [name + ".csv"],
         "notes": [
             "energy-psys read through perf_event_open (system-wide, on the PMU's CPU) across 1 s of "
