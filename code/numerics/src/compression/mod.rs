@@ -6,11 +6,13 @@
 mod bitpack;
 mod data;
 mod entropy;
+mod huffman;
 mod varint;
 
 pub use bitpack::{BLOCK, bit_width, pack_block, unpack_block};
 pub use data::{Dataset, sensor_series, sorted_ids, weights_bits};
 pub use entropy::byte_entropy;
+pub use huffman::{code_lengths, huffman_bits};
 pub use varint::{read_varint, write_varint, zigzag_decode, zigzag_encode};
 
 /// A compressed stream that cannot be decoded.
