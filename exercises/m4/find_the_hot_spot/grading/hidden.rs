@@ -4,24 +4,27 @@
 //! Every test checks the alarms and the episodes against plain references on a `Vec`, and the
 //! work: at most three operations on totals per reading, plus one. A running total meets it
 //! whatever the window; summing windows again, every time or now and then, does not, and
-//! neither does copying the readings first (the copies still have to be added up).
+//! neither do totals of another trace (they cannot see this trace's readings). One case is
+//! so large that summing every window cannot finish within the test's time limit, whatever is
+//! counted.
 
 use ex_m4_find_the_hot_spot::{Episode, Trace, alarms, episodes};
 
-/// The definition, on a plain slice: no trace, no counting.
+/// The definition, on a plain slice with prefix sums: no trace, no counting, and fast enough
+/// for the largest case (summing every window there would take 10¹² additions).
 fn reference_alarms(samples: &[u16], window: usize, threshold: u16) -> Vec<usize> {
     if window == 0 || window > samples.len() {
         return Vec::new();
     }
     let limit = u64::from(threshold) * window as u64;
+    // prefix[i] is the sum of samples[..i].
+    let mut prefix = Vec::with_capacity(samples.len() + 1);
+    prefix.push(0_u64);
+    for &x in samples {
+        prefix.push(prefix[prefix.len() - 1] + u64::from(x));
+    }
     (window - 1..samples.len())
-        .filter(|&end| {
-            let sum: u64 = samples[end + 1 - window..=end]
-                .iter()
-                .map(|&x| u64::from(x))
-                .sum();
-            sum > limit
-        })
+        .filter(|&end| prefix[end + 1] - prefix[end + 1 - window] > limit)
         .collect()
 }
 
@@ -139,4 +142,49 @@ fn find_the_hot_spot_hidden_episodes_longest_first_ties_by_start() {
     check("bursts", samples, 16, 400);
     check("noise", noise(4_000, 23, 1_000), 3, 600);
     grade_ok!("find_the_hot_spot_hidden_episodes_longest_first_ties_by_start");
+}
+
+#[test]
+fn find_the_hot_spot_hidden_two_million_readings_and_a_window_of_a_million() {
+    // Summing every window would take 10¹² additions, far past any time limit, whatever is
+    // counted; a running total needs about 4·10⁶ operations (a fraction of a second in a debug
+    // build). The alarms run on their own thread, and the test gives up after 10 s, so that a
+    // slow version fails here without holding the grader to its timeout. Mean 30 000 at a
+    // threshold of 30 000: alarms come and go.
+    let (window, threshold) = (1_000_000, 30_000);
+    let samples = noise(2_000_000, 29, 60_000);
+    let expected = reference_alarms(&samples, window, threshold);
+    let n = samples.len() as u64;
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let trace = Trace::new(samples);
+        let got = alarms(&trace, window, threshold);
+        // The receiver is gone only if the test has already failed.
+        let _ = sender.send((got, trace.operations()));
+    });
+    let (got, operations) = receiver
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("alarms on two million readings with a window of a million took over 10 s");
+    assert_eq!(got, expected, "two million readings, window {window}");
+    assert!(
+        operations <= 3 * n + 1,
+        "{operations} operations on totals for {n} readings with a window of {window}"
+    );
+    let runs = episodes(&got);
+    assert_eq!(
+        runs,
+        reference_episodes(&got),
+        "two million readings: episodes"
+    );
+    grade_record!(
+        "alarms",
+        (
+            "two million",
+            got.len(),
+            got.iter().sum::<usize>(),
+            runs.len()
+        ),
+        0.0
+    );
+    grade_ok!("find_the_hot_spot_hidden_two_million_readings_and_a_window_of_a_million");
 }

@@ -1,8 +1,9 @@
 //! Exercise: a sensor monitor that is correct and too slow. Find where its time goes with a
 //! profiler, make it fast, and prove the change with a count that is the same on every machine.
 //!
-//! A [`Trace`] holds a recording of 16-bit readings. Readings are combined only through a
-//! [`Total`], and the trace counts every operation on its totals ([`Trace::operations`]).
+//! A [`Trace`] holds a recording of 16-bit readings, named by their index. Readings are combined
+//! only through a [`Total`] of their own trace, and the trace counts every operation on its
+//! totals ([`Trace::operations`]).
 //! Your work is `monitor.rs`. This file and `trace.rs` are given: the grader always uses the
 //! course's copies.
 
@@ -10,7 +11,7 @@ mod monitor;
 mod trace;
 
 pub use monitor::{alarms, episodes};
-pub use trace::{ParseError, Reading, Total, Trace};
+pub use trace::{ParseError, Total, Trace};
 
 /// A run of consecutive alarms: every end from `first` to `last` (inclusive) raised one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

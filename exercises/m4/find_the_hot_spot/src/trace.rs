@@ -4,22 +4,22 @@
 use std::cell::Cell;
 use std::fmt;
 
-/// One 16-bit sensor reading. It has no arithmetic and shows no value on purpose: the only way
-/// to combine readings is a [`Total`], which its trace counts. Copying readings is free.
-#[derive(Clone, Copy)]
-pub struct Reading(u16);
-
-/// A recording of readings, with a count of the operations done on them through totals.
+/// A recording of 16-bit readings, with a count of the operations done on them through totals.
 /// The count is the exercise's measurement: unlike a time, it is the same on every machine.
+///
+/// The readings are private on purpose. No method shows a reading's value, and a reading is
+/// named only by its index: the only way to combine readings is a [`Total`] of this trace,
+/// which adds readings of this trace and counts every operation here. A total of another trace
+/// cannot see these readings, so there is nowhere else to do the work uncounted.
 pub struct Trace {
-    readings: Vec<Reading>,
+    samples: Vec<u16>,
     operations: Cell<u64>,
 }
 
 impl Trace {
     pub fn new(samples: Vec<u16>) -> Self {
         Self {
-            readings: samples.into_iter().map(Reading).collect(),
+            samples,
             operations: Cell::new(0),
         }
     }
@@ -46,23 +46,19 @@ impl Trace {
         Ok(Self::new(samples))
     }
 
+    /// How many readings the trace holds; they are numbered `0..len()`, oldest first.
     pub fn len(&self) -> usize {
-        self.readings.len()
+        self.samples.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.readings.is_empty()
-    }
-
-    /// The readings, oldest first. Reading them costs nothing; adding them up does.
-    pub fn readings(&self) -> &[Reading] {
-        &self.readings
+        self.samples.is_empty()
     }
 
     /// An empty running total of this trace's readings.
     pub fn total(&self) -> Total<'_> {
         Total {
-            operations: &self.operations,
+            trace: self,
             sum: 0,
         }
     }
@@ -71,39 +67,51 @@ impl Trace {
     pub fn operations(&self) -> u64 {
         self.operations.get()
     }
-}
 
-/// A running sum of readings. Every operation on it counts one in its trace's
-/// [`Trace::operations`]. The sum is a `u64`, so it cannot overflow for any trace a `Vec` holds.
-pub struct Total<'t> {
-    operations: &'t Cell<u64>,
-    sum: u64,
-}
-
-impl Total<'_> {
     fn count(&self) {
         self.operations.set(self.operations.get() + 1);
     }
 
-    /// Adds a reading to the sum.
-    pub fn add(&mut self, reading: Reading) {
-        self.count();
-        self.sum += u64::from(reading.0);
+    fn sample(&self, index: usize) -> u64 {
+        match self.samples.get(index) {
+            Some(&x) => u64::from(x),
+            None => panic!(
+                "Total: reading {index} does not exist; this trace holds readings 0..{}",
+                self.samples.len()
+            ),
+        }
+    }
+}
+
+/// A running sum of one trace's readings, made by [`Trace::total`]. Every operation on it
+/// counts one in that trace's [`Trace::operations`]. The sum is a `u64`, so it cannot overflow
+/// for any trace a `Vec` holds.
+pub struct Total<'t> {
+    trace: &'t Trace,
+    sum: u64,
+}
+
+impl Total<'_> {
+    /// Adds reading `index` of the total's trace to the sum. Panics if the trace has no such
+    /// reading.
+    pub fn add(&mut self, index: usize) {
+        self.trace.count();
+        self.sum += self.trace.sample(index);
     }
 
-    /// Takes a reading that was added before out of the sum. Panics if the sum would go below
-    /// zero: that reading was never added.
-    pub fn remove(&mut self, reading: Reading) {
-        self.count();
+    /// Takes reading `index`, added before, out of the sum. Panics if the trace has no such
+    /// reading, or if the sum would go below zero: that reading was never added.
+    pub fn remove(&mut self, index: usize) {
+        self.trace.count();
         self.sum = self
             .sum
-            .checked_sub(u64::from(reading.0))
+            .checked_sub(self.trace.sample(index))
             .expect("Total::remove: that reading was never added to this total");
     }
 
     /// Whether the sum is greater than `limit`.
     pub fn is_above(&self, limit: u64) -> bool {
-        self.count();
+        self.trace.count();
         self.sum > limit
     }
 }

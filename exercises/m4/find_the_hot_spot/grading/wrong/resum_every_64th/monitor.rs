@@ -17,24 +17,23 @@ pub fn alarms(trace: &Trace, window: usize, threshold: u16) -> Vec<usize> {
     // A running total: the windows ending at `end - 1` and at `end` share all but two readings,
     // so each step adds the one that enters and removes the one that leaves. Three operations
     // per reading, whatever the window, instead of `window + 1`.
-    let readings = trace.readings();
     let mut total = trace.total();
-    for &reading in &readings[..window] {
-        total.add(reading);
+    for index in 0..window {
+        total.add(index);
     }
     if total.is_above(limit) {
         found.push(window - 1);
     }
-    for end in window..readings.len() {
+    for end in window..trace.len() {
         if end % 64 == 0 {
             // Wrong: "to be safe", sums the whole window again every 64th step.
             total = trace.total();
-            for &reading in &readings[end + 1 - window..=end] {
-                total.add(reading);
+            for index in end + 1 - window..=end {
+                total.add(index);
             }
         } else {
-            total.add(readings[end]);
-            total.remove(readings[end - window]);
+            total.add(end);
+            total.remove(end - window);
         }
         if total.is_above(limit) {
             found.push(end);

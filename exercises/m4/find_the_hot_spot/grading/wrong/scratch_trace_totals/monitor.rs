@@ -14,19 +14,25 @@ pub fn alarms(trace: &Trace, window: usize, threshold: u16) -> Vec<usize> {
         return found;
     }
     let limit = u64::from(threshold) * window as u64;
-    // Wrong: copies the readings into a local Vec once, then still sums every window from
-    // scratch. Fewer trips through the trace, the same window × readings additions.
-    let copy: Vec<_> = trace.readings().to_vec();
-    for end in window - 1..copy.len() {
-        let mut total = trace.total();
-        for &reading in &copy[end + 1 - window..=end] {
-            total.add(reading);
-        }
-        if total.is_above(limit) {
+    // Wrong: keeps the slow sums but counts them into a scratch trace the tests never read.
+    // A total adds readings of its own trace only, so the scratch trace's zeros are summed
+    // and the real readings are never seen.
+    let scratch = Trace::new(vec![0; trace.len()]);
+    for end in window - 1..trace.len() {
+        if mean_is_above(&scratch, end + 1 - window, end, limit) {
             found.push(end);
         }
     }
     found
+}
+
+/// Whether readings `first..=last` add up to more than `limit`.
+fn mean_is_above(trace: &Trace, first: usize, last: usize, limit: u64) -> bool {
+    let mut total = trace.total();
+    for index in first..=last {
+        total.add(index);
+    }
+    total.is_above(limit)
 }
 
 /// The runs of consecutive indices in `alarms` (sorted, no repeats), longest first; runs of the
