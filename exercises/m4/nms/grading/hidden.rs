@@ -54,6 +54,31 @@ fn generated(seed: u64, count: usize) -> Vec<Detection> {
         .collect()
 }
 
+/// Boxes with whole-number corners and sides of 2 to 4, a step or two apart, in clusters of one
+/// class: IoUs such as 1/3, 1/2 and 1/7 come out exactly, so that an IoU equal to `max_iou`
+/// happens often. (Small whole numbers are exact in f32, and one division rounds I/U the same
+/// way as it rounds the threshold.)
+fn generated_on_grid(seed: u64, count: usize) -> Vec<Detection> {
+    let mut rng = Rng(seed);
+    let whole = |rng: &mut Rng, n: u32| (rng.unit() * n as f32).floor().min(n as f32 - 1.0);
+    let objects: Vec<(f32, f32)> = (0..(count / 12).max(1))
+        .map(|_| (4.0 * whole(&mut rng, 40), 4.0 * whole(&mut rng, 40)))
+        .collect();
+    (0..count)
+        .map(|i| {
+            let (x, y) = objects[i % objects.len()];
+            let (x0, y0) = (x + whole(&mut rng, 3), y + whole(&mut rng, 3));
+            let (w, h) = (2.0 + whole(&mut rng, 3), 2.0 + whole(&mut rng, 3));
+            let score = (rng.unit() * 10.0).floor() / 10.0;
+            det(
+                b(x0, y0, x0 + w, y0 + h),
+                score,
+                (i % objects.len() % 3) as u32,
+            )
+        })
+        .collect()
+}
+
 /// The reference, written another way: a suppression matrix over the sorted candidates.
 fn reference_iou(a: &BoxXyxy, c: &BoxXyxy) -> f64 {
     let area = |r: &BoxXyxy| f64::from((r.x1 - r.x0).max(0.0)) * f64::from((r.y1 - r.y0).max(0.0));
@@ -195,6 +220,36 @@ fn nms_hidden_matches_a_reference_on_generated_boxes() {
             );
         }
     }
+    // Whole-number boxes at thresholds their IoUs hit exactly: equal to max_iou keeps the box.
+    let thresholds = [1.0 / 3.0, 0.5, 1.0 / 7.0, 0.25];
+    let mut equal_pairs = 0;
+    for seed in 0..40 {
+        let dets = generated_on_grid(seed, 30 + 6 * seed as usize);
+        for (i, p) in dets.iter().enumerate() {
+            for q in &dets[i + 1..] {
+                // Intersection and union are whole numbers here, so one f32 division gives
+                // the IoU that any correct `iou` returns.
+                let w = (p.bbox.x1.min(q.bbox.x1) - p.bbox.x0.max(q.bbox.x0)).max(0.0);
+                let h = (p.bbox.y1.min(q.bbox.y1) - p.bbox.y0.max(q.bbox.y0)).max(0.0);
+                let area = |r: &BoxXyxy| (r.x1 - r.x0) * (r.y1 - r.y0);
+                let union = area(&p.bbox) + area(&q.bbox) - w * h;
+                if p.class == q.class && thresholds.contains(&(w * h / union)) {
+                    equal_pairs += 1;
+                }
+            }
+        }
+        for max_iou in thresholds {
+            assert_eq!(
+                non_max_suppression(&dets, 0.0, max_iou),
+                reference(&dets, 0.0, max_iou),
+                "whole-number boxes, seed {seed}, max_iou {max_iou}"
+            );
+        }
+    }
+    assert!(
+        equal_pairs > 500,
+        "the grid scenes should hold many pairs at the threshold, not {equal_pairs}"
+    );
     grade_ok!("nms_hidden_matches_a_reference_on_generated_boxes");
 }
 
