@@ -44,7 +44,7 @@ pub fn scope_features() -> wgpu::Features {
         | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES
 }
 
-// ANCHOR: gpu_scopes
+// ANCHOR: gpu_scopes_create
 /// A profiler for one device, and the frames it has resolved.
 pub struct GpuScopes {
     profiler: GpuProfiler,
@@ -76,12 +76,14 @@ impl GpuScopes {
         let profiler = GpuProfiler::new(&ctx.device, settings).map_err(ScopeError::Create)?;
         Ok(Self { profiler })
     }
+    // ANCHOR_END: gpu_scopes_create
 
     /// The profiler, to open scopes with: `scopes.profiler().scope("name", &mut encoder)`.
     pub fn profiler(&self) -> &GpuProfiler {
         &self.profiler
     }
 
+    // ANCHOR: gpu_scopes_frame
     /// Records the copies that bring this frame's timestamps to a mappable buffer. Call once per
     /// frame, on the last encoder, after every scope of the frame is closed.
     pub fn resolve(&mut self, encoder: &mut wgpu::CommandEncoder) {
@@ -101,7 +103,7 @@ impl GpuScopes {
         Ok(results.into_iter().filter_map(convert).collect())
     }
 }
-// ANCHOR_END: gpu_scopes
+// ANCHOR_END: gpu_scopes_frame
 
 /// Why a profiling frame could not be opened or closed.
 #[derive(Debug)]
