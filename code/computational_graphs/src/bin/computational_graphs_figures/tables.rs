@@ -7,6 +7,7 @@ use std::path::Path;
 use bench_harness::FigureError;
 use serde::{Deserialize, Serialize};
 
+use crate::digits::round_to;
 use crate::variants::Variant;
 
 /// The graph depth of the size sweep, and the reference point of the depth sweep.
@@ -45,12 +46,6 @@ pub struct SweepRecord {
     pub tuning_ms: Option<f64>,
 }
 
-/// Rounds to `digits` decimals, so the table keeps the precision the timer has.
-fn round(x: f64, digits: i32) -> f64 {
-    let scale = 10f64.powi(digits);
-    (x * scale).round() / scale
-}
-
 impl Row {
     pub fn record(&self) -> SweepRecord {
         SweepRecord {
@@ -58,12 +53,12 @@ impl Row {
             size: self.size,
             depth: self.depth,
             variant: self.variant.name().to_owned(),
-            setup_ms: round(self.setup_ms, 4),
-            median_ms: round(self.median_ms, 5),
-            p10_ms: round(self.p10_ms, 5),
-            p90_ms: round(self.p90_ms, 5),
-            gpu_timestamps_ms: self.gpu_ms.map(|g| round(g, 5)),
-            tuning_ms: Some(round(self.tuning_ms, 3)),
+            setup_ms: round_to(self.setup_ms, 4),
+            median_ms: round_to(self.median_ms, 5),
+            p10_ms: round_to(self.p10_ms, 5),
+            p90_ms: round_to(self.p90_ms, 5),
+            gpu_timestamps_ms: self.gpu_ms.map(|g| round_to(g, 5)),
+            tuning_ms: Some(round_to(self.tuning_ms, 3)),
         }
     }
 
