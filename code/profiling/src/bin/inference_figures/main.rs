@@ -89,10 +89,7 @@ pub const FORMATS: [WeightFormat; 2] = [WeightFormat::Int8, WeightFormat::Group4
 
 /// File names carry the machine label when one is given (`infer_h200_latency`).
 fn figure_name(args: &FigureArgs, name: &str) -> String {
-    match &args.machine {
-        Some(m) => format!("infer_{m}_{name}"),
-        None => format!("infer_{name}"),
-    }
+    args.figure_name("infer", name)
 }
 
 fn sidecar(name: &str, description: &str, ctx: &GpuContext, notes: Vec<String>) -> Sidecar {

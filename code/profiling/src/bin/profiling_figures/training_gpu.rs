@@ -49,10 +49,7 @@ fn reduction_label(reduction: BatchReduction) -> &'static str {
 
 /// `profiling_h100_training_gpu` with `--machine h100`.
 fn figure_name(args: &FigureArgs, name: &str) -> String {
-    match &args.machine {
-        Some(m) => format!("profiling_{m}_{name}"),
-        None => format!("profiling_{name}"),
-    }
+    args.figure_name("profiling", name)
 }
 
 /// What the sweep measures: sizes, steps per timed sample, samples per point.

@@ -53,10 +53,7 @@ const PARTS: &[&str] = &[
 
 /// File names carry the machine label when one is given (`quant_h100_gemm`).
 fn figure_name(args: &FigureArgs, name: &str) -> String {
-    match &args.machine {
-        Some(m) => format!("quant_{m}_{name}"),
-        None => format!("quant_{name}"),
-    }
+    args.figure_name("quant", name)
 }
 
 /// f16 when the adapter offers it, without it otherwise.

@@ -17,10 +17,7 @@ const PARTS: &[&str] = &["noise", "schemes", "outliers"];
 
 /// File names carry the machine label when one is given (`quant_vm2core_noise`).
 fn figure_name(args: &FigureArgs, name: &str) -> String {
-    match &args.machine {
-        Some(m) => format!("quant_{m}_{name}"),
-        None => format!("quant_{name}"),
-    }
+    args.figure_name("quant", name)
 }
 
 /// A sidecar naming the files its figure wrote beside it.
