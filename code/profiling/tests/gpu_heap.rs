@@ -39,8 +39,9 @@ fn gpu_runner_loop_allocations_are_bounded_and_nothing_is_kept() {
     let longer = (0..3).map(|_| run(9).0).min().unwrap_or(0);
     eprintln!("one iteration: {runs:?}; nine: {longer}");
     let dispatches = program.dispatch_count() as u64;
-    // dhat counts every thread, wgpu's and the driver's included, and their work can land inside
-    // any one run; a cost of the loop itself shows in every run. So the fewest is the loop's own.
+    // dhat sees what goes through Rust's global allocator, on any thread (not the driver's C
+    // allocations). wgpu's clean-up of finished submissions, or another Rust thread, can land
+    // inside any one run; a cost of the loop itself shows in every run. So the fewest is its own.
     let fewest = runs.iter().map(|r| r.0).min().unwrap_or(0);
     // Nothing outlives a run: in a run no other thread disturbed, every block is freed inside it.
     assert!(runs.iter().any(|r| r.1 == 0), "{runs:?}");
