@@ -2,8 +2,8 @@
 //! boxes.
 
 use profiling_lab::yolo::{
-    BoxXyxy, Detection, generated_detections, nms_by_class, nms_compacting, nms_scan, nms_sorted,
-    nms_sorted_copied,
+    BoxXyxy, Detection, generated_detections, nms_branchless, nms_by_class, nms_compacting,
+    nms_scan, nms_sorted, nms_sorted_copied,
 };
 use proptest::prelude::*;
 
@@ -49,6 +49,13 @@ fn compacting_visits_what_the_scan_visits_and_less_than_the_walk() {
         copied, sorted,
         "copying the boxes changes where they are, not the work"
     );
+    let (kept_branchless, branchless) = nms_branchless(&dets, 0.25, 0.45);
+    assert_eq!(kept_branchless, nms_sorted(&dets, 0.25, 0.45).0);
+    assert_eq!(branchless.visits, sorted.visits, "the same walk");
+    assert_eq!(
+        branchless.iou_tests, branchless.visits,
+        "no branch: an IoU for every box visited"
+    );
     assert_eq!(compact.visits, scan.visits);
     assert!(compact.visits < sorted.visits, "{compact:?} {sorted:?}");
     // The same IoU tests in all three: only the boxes visited between them differ.
@@ -88,5 +95,7 @@ proptest! {
             prop_assert_eq!(&kept, &reference);
             prop_assert!(work.iou_tests <= reference_work.iou_tests);
         }
+        let (kept, _) = nms_branchless(&dets, min_score, max_iou);
+        prop_assert_eq!(&kept, &reference);
     }
 }

@@ -110,6 +110,39 @@ pub fn nms_sorted_copied(
     (kept, stats)
 }
 
+// ANCHOR: nms_branchless
+/// [`nms_sorted_copied`] without a data-dependent branch in the inner loop: every later box gets
+/// its IoU computed, and the test's outcome is folded into its flag with `&` and `|=` (a box
+/// already suppressed stays suppressed; one of another class is never suppressed). It keeps the
+/// same boxes and makes about five times the IoU tests (every class, not one), so it is faster
+/// than the copied walk only where that walk's branches cost more than the extra arithmetic.
+pub fn nms_branchless(dets: &[Detection], min_score: f32, max_iou: f32) -> (Vec<usize>, NmsStats) {
+    let mut stats = NmsStats::default();
+    let mut order = candidates(dets, min_score);
+    order.sort_by(|&a, &b| by_score(dets, b, a));
+    let ranked: Vec<Detection> = order.iter().map(|&i| dets[i]).collect();
+    let mut suppressed = vec![false; ranked.len()];
+    let mut kept = Vec::new();
+    for rank in 0..ranked.len() {
+        if suppressed[rank] {
+            continue;
+        }
+        kept.push(order[rank]);
+        let best = ranked[rank];
+        let later = rank + 1..ranked.len();
+        stats.visits += later.len() as u64;
+        stats.iou_tests += later.len() as u64;
+        for (flag, other) in suppressed[later.clone()].iter_mut().zip(&ranked[later]) {
+            let same_class = other.class == best.class;
+            let overlaps = other.bbox.iou(&best.bbox) > max_iou;
+            *flag |= same_class & overlaps;
+        }
+    }
+    stats.scans = order.len() as u64;
+    (kept, stats)
+}
+// ANCHOR_END: nms_branchless
+
 /// Higher score first; ties go to the lower index, so both versions agree exactly.
 pub(super) fn by_score(dets: &[Detection], a: usize, b: usize) -> std::cmp::Ordering {
     dets[a]

@@ -1,10 +1,11 @@
-//! `profiling_nms`: five NMS versions on generated boxes (scan for the best, sort once and walk,
-//! the same walk over a copy in score order, sort once and compact, compact per class): time and
-//! work counts.
+//! `profiling_nms`: six NMS versions on generated boxes (scan for the best, sort once and walk,
+//! the same walk over a copy in score order, that walk without a branch in its inner loop, sort
+//! once and compact, compact per class): time and work counts.
 
 use bench_harness::{Csv, LineChart, Series, Sidecar, black_box, figures_dir, measure};
 use profiling_lab::yolo::{
-    generated_detections, nms_by_class, nms_compacting, nms_scan, nms_sorted, nms_sorted_copied,
+    generated_detections, nms_branchless, nms_by_class, nms_compacting, nms_scan, nms_sorted,
+    nms_sorted_copied,
 };
 
 use crate::Args;
@@ -28,11 +29,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         "us_p10",
         "us_p90",
     ]);
-    let names = ["scan", "sorted", "sorted_copied", "compacting", "by_class"];
+    let names = [
+        "scan",
+        "sorted",
+        "sorted_copied",
+        "branchless",
+        "compacting",
+        "by_class",
+    ];
     let mut series = [
         Series::new("scan for the best"),
         Series::new("sort once, walk"),
         Series::new("sort once, walk a copy in score order"),
+        Series::new("the copied walk without branches"),
         Series::new("sort once, compact"),
         Series::new("compact per class"),
     ];
@@ -42,6 +51,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             nms_scan,
             nms_sorted,
             nms_sorted_copied,
+            nms_branchless,
             nms_compacting,
             nms_by_class,
         ];
@@ -86,7 +96,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     .write(&dir.join("profiling_nms.svg"))?;
     Sidecar::new(
         "profiling_nms",
-        "Five NMS versions on generated scenes of about 40 candidates per object: wall time per call, \
+        "Six NMS versions on generated scenes of about 40 candidates per object: wall time per call, \
          boxes kept, IoU tests, candidates scanned and boxes visited by the suppression passes.",
     )
     .write(&dir.join("profiling_nms.json"))?;
