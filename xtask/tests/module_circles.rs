@@ -404,10 +404,6 @@ const KNOWN_CIRCLES: &[(&str, &str)] = &[
         "the exercise's lib.rs holds the error type and calls the student's file",
     ),
     (
-        "grader (grader): check.rs ↔ grade.rs ↔ hidden_run.rs ↔ lib.rs ↔ mutants.rs ↔ release.rs ↔ report.rs ↔ roster.rs ↔ sandbox.rs ↔ staff_files.rs ↔ submission.rs ↔ warm.rs ↔ workspace.rs",
-        "lib.rs holds the shared error and paths and also dispatches to every phase",
-    ),
-    (
         "quantization (quantization_figures): bits.rs ↔ coop_matrix.rs ↔ cpu_energy.rs ↔ energy.rs ↔ gemm.rs ↔ gemm_layout.rs ↔ main.rs ↔ narrowed.rs ↔ point_cloud.rs ↔ pruning.rs ↔ quant_linear.rs ↔ small_formats.rs ↔ sparse.rs ↔ sparse_tuned.rs",
         "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
     ),

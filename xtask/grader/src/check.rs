@@ -5,17 +5,18 @@
 //! (solutions copied over the stubs there; the tree is never edited), sharing one target folder
 //! with the grader so dependencies are compiled once.
 
-use crate::error::GradeError;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use super::catalog::{self, Exercise};
-use super::junit::{self, Case};
-use super::workspace::{self, CoursePaths, Targets};
-use super::{sandbox, staff_files};
+use student::catalog::{self, Exercise};
+use student::junit::{self, Case};
+
+use crate::error::GradeError;
+use crate::workspace::{self, CoursePaths, Targets};
+use crate::{sandbox, staff_files};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Variant<'a> {
@@ -242,7 +243,7 @@ fn check_variant(
     if variant == Variant::Solution {
         // The solutions must pass the grader's static gate (this also builds the dependencies'
         // metadata that the gate needs, so the first grading does not).
-        catalog::write(&ws.join("clippy/clippy.toml"), super::gate::CLIPPY_TOML)?;
+        catalog::write(&ws.join("clippy/clippy.toml"), crate::gate::CLIPPY_TOML)?;
         let gate = Command::new(workspace::cargo())
             .args([
                 "clippy",

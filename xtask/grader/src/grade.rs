@@ -9,13 +9,13 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::catalog::{self, Exercise};
+use student::catalog::{self, Exercise};
+
 use crate::error::{GradeError, io_err};
 use crate::hidden_run::run_hidden;
 use crate::report::{self, Outcome};
-use crate::sandbox;
-use crate::submission;
 use crate::verdict::{self, Records};
+use crate::{paths, sandbox, submission, warm};
 
 pub fn run(
     root: &Path,
@@ -24,7 +24,7 @@ pub fn run(
     out: Option<PathBuf>,
 ) -> Result<(), GradeError> {
     let ex = catalog::find(root, exercise)?;
-    let out = out.unwrap_or_else(|| root.join("target/grading").join(ex.slug()).join("results"));
+    let out = out.unwrap_or_else(|| paths::results(root, &ex));
     let outcome = grade_one(root, &ex, submission)?;
     report::write_all(&out, &outcome)?;
     print!("{}", report::markdown(&outcome));
@@ -69,11 +69,19 @@ fn records_used(ex: &Exercise) -> Result<bool, GradeError> {
     Ok(text.contains("grade_record!"))
 }
 
-/// Computes (or finds cached) the reference solution's records, if the exercise records any:
-/// `grader warm` calls it so that gradings start with them.
-pub fn warm_records(root: &Path, ex: &Exercise) -> Result<(), GradeError> {
-    if records_used(ex)? {
-        reference_records(root, ex)?;
+/// `grader warm`: every exercise's (or one's) warm start, and the reference solution's records
+/// if the exercise records any, so that gradings start with both.
+pub fn warm_all(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
+    let exercises = match only {
+        Some(id) => vec![catalog::find(root, id)?],
+        None => catalog::all(root)?,
+    };
+    for ex in &exercises {
+        warm::ensure(root, ex)?;
+        if records_used(ex)? {
+            reference_records(root, ex)?;
+        }
+        println!("{}: warm", ex.id);
     }
     Ok(())
 }
@@ -91,20 +99,14 @@ fn reference_records(root: &Path, ex: &Exercise) -> Result<Records, GradeError> 
             .unwrap_or_default()
             .hash(&mut hasher);
     }
-    let cache = root.join("target/grading/reference").join(format!(
-        "{}-{:016x}.json",
-        ex.slug(),
-        hasher.finish()
-    ));
+    let cache = paths::reference(root).join(format!("{}-{:016x}.json", ex.slug(), hasher.finish()));
     if let Some(records) = fs::read_to_string(&cache)
         .ok()
         .and_then(|t| serde_json::from_str::<Records>(&t).ok())
     {
         return Ok(records);
     }
-    let scratch =
-        root.join("target/grading/reference")
-            .join(format!("{}-{}", ex.slug(), sandbox::token()?));
+    let scratch = paths::reference(root).join(format!("{}-{}", ex.slug(), sandbox::token()?));
     for (rel, bytes) in &files {
         let path = scratch.join("src").join(rel);
         catalog::write(&path, "")?;

@@ -11,13 +11,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::catalog::{self, Exercise};
+use student::catalog::{self, Exercise};
+use student::junit::{self, Case};
+
 use crate::error::{GradeError, io_err};
-use crate::junit::{self, Case};
 use crate::report::{Outcome, TestResult};
 use crate::sandbox::{self, Sandbox};
 use crate::verdict::{self, Records};
-use crate::{contract, gate, staff_files, submission, warm};
+use crate::{contract, gate, paths, staff_files, submission, warm};
 
 /// Why a grading stopped before scoring.
 enum Halt {
@@ -401,9 +402,7 @@ struct RunDir {
 
 impl RunDir {
     fn fresh(root: &Path, ex: &Exercise) -> Result<Self, GradeError> {
-        let path =
-            root.join("target/grading/runs")
-                .join(format!("{}-{}", ex.slug(), sandbox::token()?));
+        let path = paths::runs(root).join(format!("{}-{}", ex.slug(), sandbox::token()?));
         fs::create_dir_all(&path).map_err(|e| io_err(&path, e))?;
         sandbox::set_mode(&path, 0o700)?;
         Ok(Self { path })

@@ -1,9 +1,11 @@
 //! The course's autograder, a teachers' tool: `check` (stubs fail, solutions pass), `release`
 //! (the student edition), `grade` (one submission or a roster, sandboxed).
 //!
-//! Each command lives in its own file; the exercise catalog and the test-report reader come from
-//! the `student` crate (the student edition needs them too); `workspace` writes the scratch Cargo
-//! workspaces that checking, grading and releasing build in.
+//! Each command lives in its own file, and this file only declares the modules and hands each
+//! command to its file: the modules share `error.rs` (the grader's error) and `paths.rs` (its
+//! folders), never this file. The exercise catalog and the test-report reader come from the
+//! `student` crate (the student edition needs them too), which the modules use by that name;
+//! `workspace` writes the scratch Cargo workspaces that checking, grading and releasing build in.
 
 mod check;
 pub mod contract;
@@ -12,6 +14,7 @@ mod gate;
 mod grade;
 mod hidden_run;
 mod mutants;
+mod paths;
 mod release;
 mod report;
 mod roster;
@@ -26,6 +29,7 @@ mod workspace;
 
 /// The course root (`student`'s, since both crates lie side by side under `xtask/`).
 pub use student::repo_root;
+/// The exercise catalog and the test-report reader, for the grader's tests.
 pub use student::{catalog, junit};
 
 use std::path::{Path, PathBuf};
@@ -59,16 +63,7 @@ pub use roster::{Shard, run as roster};
 /// recording tests once, so gradings start warm.
 pub fn warm(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
     sandbox::preflight()?;
-    let exercises = match only {
-        Some(id) => vec![catalog::find(root, id)?],
-        None => catalog::all(root)?,
-    };
-    for ex in &exercises {
-        warm::ensure(root, ex)?;
-        grade::warm_records(root, ex)?;
-        println!("{}: warm", ex.id);
-    }
-    Ok(())
+    grade::warm_all(root, only)
 }
 
 /// Mutants of each reference solution against its hidden tests (`figures/exercises_mutants.csv`).

@@ -16,8 +16,8 @@ use std::process::Command;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
+use student::catalog::{self, Exercise};
 
-use crate::catalog::{self, Exercise};
 use crate::error::{GradeError, io_err};
 use crate::workspace;
 

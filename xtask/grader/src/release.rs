@@ -5,13 +5,14 @@
 //! (`xtask/student`: `progress` and `hint`, reached as `cargo xtask`), a README for students, and
 //! `.github/workflows/classroom.yml` (public tests and `progress`; no secret).
 
-use crate::error::GradeError;
 use std::fs;
 use std::path::Path;
 
-use super::catalog::{self, Exercise};
-use super::workflow;
-use super::workspace::{self, CoursePaths};
+use student::catalog::{self, Exercise};
+
+use crate::error::GradeError;
+use crate::workflow;
+use crate::workspace::{self, CoursePaths};
 
 const STUDENT_NEXTEST: &str = "# Each test runs in its own process; GPU tests take turns on the device.\n\
 [test-groups]\ngpu = { max-threads = 1 }\n\n[profile.default]\n\

@@ -2,12 +2,12 @@
 //! Classroom's autograding result (`classroom.json`) and a Markdown table (`summary.md`).
 //! Only pass/fail per test is reported: hidden tests' output never reaches students.
 
-use crate::error::GradeError;
 use std::path::Path;
 
 use serde_json::json;
+use student::catalog::{self, Exercise};
 
-use super::catalog::{self, Exercise};
+use crate::error::GradeError;
 
 pub struct TestResult {
     pub name: String,

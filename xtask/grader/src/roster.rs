@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
+use student::catalog::{self, Exercise};
 
-use crate::catalog::{self, Exercise};
 use crate::error::{GradeError, io_err};
 use crate::grade::grade_one;
 use crate::report::{self, Outcome};
 use crate::similarity::{self, Fingerprints};
-use crate::submission;
+use crate::{paths, submission};
 
 /// Which students a run grades: the `k`-th of every `n` (1-based), in name order.
 #[derive(Clone, Copy, Debug)]
@@ -88,7 +88,7 @@ pub fn run(
         Some(id) => vec![catalog::find(root, id)?],
         None => catalog::all(root)?,
     };
-    let out = out.unwrap_or_else(|| root.join("target/grading/roster"));
+    let out = out.unwrap_or_else(|| paths::roster(root));
     let (students, refused) = students(dir)?;
     let shard = shard.unwrap_or(Shard { k: 1, n: 1 });
     let mine: Vec<&Student> = students
@@ -556,7 +556,7 @@ mod similarity_tests {
     /// flagged against the reference; the untouched stub is not.
     #[test]
     fn a_renamed_reformatted_copy_of_the_reference_is_flagged() {
-        let root = crate::repo_root();
+        let root = student::repo_root();
         let ex = catalog::find(&root, "m1/buffer_reuse").unwrap();
         let reference = reference_fingerprints(&ex).unwrap();
         let dir = std::env::temp_dir().join(format!("similarity-{}", std::process::id()));

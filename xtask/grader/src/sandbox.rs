@@ -119,7 +119,7 @@ impl Sandbox {
             "4294967296"
         };
         let runner = staff.join("runner.sh");
-        crate::catalog::write(&runner, &runner_sh(address_space, self.gpu))?;
+        student::catalog::write(&runner, &runner_sh(address_space, self.gpu))?;
         set_mode(&runner, 0o555)?;
         set_mode(staff, 0o555)?;
         self.staff = Some(staff.to_path_buf());

@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 use std::fs;
 
-use crate::catalog::Exercise;
+use student::catalog::Exercise;
+
 use crate::error::GradeError;
 
 /// Staff hidden tests with the `grade_ok!` macro put in front: each test's last act prints

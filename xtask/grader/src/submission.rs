@@ -137,7 +137,7 @@ pub fn solved_stub(exercise_dir: &Path) -> Result<Vec<(PathBuf, Vec<u8>)>, NotTa
 
 /// The regular files under a staff folder (a reference solution), paths relative to it.
 pub fn take_folder(dir: &Path) -> Result<Vec<(PathBuf, Vec<u8>)>, NotTaken> {
-    let files = crate::catalog::files_under(dir).map_err(|e| NotTaken(e.to_string()))?;
+    let files = student::catalog::files_under(dir).map_err(|e| NotTaken(e.to_string()))?;
     files
         .into_iter()
         .map(|rel| {

@@ -16,8 +16,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::catalog::{self, Exercise};
+use student::catalog::{self, Exercise};
+
 use crate::error::{GradeError, io_err};
+use crate::paths;
 use crate::sandbox::{self, Sandbox};
 use crate::workspace::{self, CoursePaths, Targets};
 
@@ -59,7 +61,7 @@ pub fn write_workspace(root: &Path, ex: &Exercise, ws: &Path) -> Result<(), Grad
 
 /// The warm folder of `ex`, built now if missing or stale.
 pub fn ensure(root: &Path, ex: &Exercise) -> Result<Warm, GradeError> {
-    let dir = root.join("target/grading/warm").join(ex.slug());
+    let dir = paths::warm(root, ex);
     let warm = Warm {
         course: dir.join("course"),
         lock: dir.join("Cargo.lock"),

@@ -5,13 +5,13 @@
 //! repository's `Cargo.lock`, so that `--locked --offline` builds use the same versions as the
 //! course.
 
-use crate::error::GradeError;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use student::catalog::{self, Exercise};
 use toml::{Table, Value};
 
-use super::catalog::{self, Exercise};
+use crate::error::GradeError;
 
 /// Where the course crates that exercises depend on come from in the generated workspace.
 pub enum CoursePaths {
