@@ -10,14 +10,17 @@
 //! - [`cloud`]: the points and their colours, in scene order or along a Morton curve;
 //! - [`renderer`]: the GPU renderer and its variants;
 //! - [`reference`](mod@reference): the CPU renderer;
+//! - [`atomics`]: a debug splat that counts the atomics it issues;
 //! - [`viewer`]: a live view in module 2's egui + winit + wgpu template.
 
+pub mod atomics;
 pub mod camera;
 pub mod cloud;
 pub mod reference;
 pub mod renderer;
 pub mod viewer;
 
+pub use atomics::{AtomicCounts, CountedSplat};
 pub use camera::Camera;
 pub use cloud::PointCloud;
 pub use renderer::{Frame, Renderer, Variant, packing_for};

@@ -10,7 +10,7 @@ use quantization::specialisations::splat::{ScreenPoint, check_ids, check_image};
 
 use crate::{Camera, PointCloud, RenderError};
 
-const COMMON: &str = include_str!("wgsl/common.wgsl");
+pub(crate) const COMMON: &str = include_str!("wgsl/common.wgsl");
 const CLEAR: &str = include_str!("wgsl/clear.wgsl");
 const PROJECT: &str = include_str!("wgsl/project.wgsl");
 const EARLY_REJECT: &str = include_str!("wgsl/splat_early_reject.wgsl");
@@ -75,10 +75,10 @@ pub struct Frame {
     pub rgba: Vec<u32>,
 }
 
-struct Pass {
+pub(crate) struct Pass {
     pipeline: Arc<wgpu::ComputePipeline>,
     bind_group: wgpu::BindGroup,
-    groups: u32,
+    pub(crate) groups: u32,
 }
 
 impl Pass {
@@ -99,7 +99,7 @@ impl Pass {
         })
     }
 
-    fn record(&self, pass: &mut wgpu::ComputePass<'_>) {
+    pub(crate) fn record(&self, pass: &mut wgpu::ComputePass<'_>) {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.bind_group, &[]);
         pass.dispatch_workgroups(self.groups, 1, 1);
@@ -113,12 +113,14 @@ pub struct Renderer {
     count: u32,
     packing: Packing32,
     camera: wgpu::Buffer,
-    screen: wgpu::Buffer,
-    image: wgpu::Buffer,
+    // The fields the counting splat (`atomics.rs`) binds and records too.
+    pub(crate) params: wgpu::Buffer,
+    pub(crate) screen: wgpu::Buffer,
+    pub(crate) image: wgpu::Buffer,
     rgba: wgpu::Buffer,
-    clear: Pass,
-    project: Pass,
-    splat_naive: Pass,
+    pub(crate) clear: Pass,
+    pub(crate) project: Pass,
+    pub(crate) splat_naive: Pass,
     splat_early_reject: Pass,
     fused: Pass,
     resolve: Pass,
@@ -202,6 +204,7 @@ impl Renderer {
             count: count as u32,
             packing,
             camera,
+            params,
             screen,
             image,
             rgba,

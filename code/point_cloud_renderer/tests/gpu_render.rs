@@ -4,8 +4,9 @@
 use bench_harness::rng::SplitMix64;
 use gpu_context::{GpuContext, GpuScopes};
 use point_cloud_renderer::reference::{self, covered_pixels, project_all};
+use point_cloud_renderer::renderer::{FAR, NEAR};
 use point_cloud_renderer::{
-    Camera, Frame, PointCloud, RenderError, Renderer, Variant, packing_for,
+    Camera, CountedSplat, Frame, PointCloud, RenderError, Renderer, Variant, packing_for,
 };
 use quantization::specialisations::atomic_depth::{PackError, Packing32};
 
@@ -82,6 +83,45 @@ fn every_variant_equals_the_cpu_reference_exactly() {
             assert_eq!(got, want, "{variant:?}");
         }
     }
+}
+
+#[test]
+fn the_counting_splat_counts_its_atomics_and_draws_the_same_image() {
+    let ctx = GpuContext::for_tests();
+    let cloud = exact_scene();
+    let camera = exact_camera();
+    let packing = packing_for(cloud.len()).unwrap();
+    let want = reference::render(&cloud, &camera, SIZE, &packing).unwrap();
+    let (w, h) = (SIZE.0 as f32, SIZE.1 as f32);
+    let visible = project_all(&cloud, &camera)
+        .iter()
+        .filter(|p| p.x >= 0.0 && p.x < w && p.y >= 0.0 && p.y < h)
+        .filter(|p| p.depth >= NEAR && p.depth < FAR)
+        .count() as u32;
+    let covered = covered_pixels(&want) as u32;
+    assert!(visible > covered, "{visible} points on {covered} pixels");
+    let renderer = Renderer::new(&ctx, &cloud, &camera, SIZE, packing).unwrap();
+    let naive = renderer.count_atomics(&ctx, CountedSplat::Naive).unwrap();
+    assert_eq!(renderer.read_frame(&ctx).unwrap().packed, want.packed);
+    assert_eq!(
+        (naive.tested, naive.issued),
+        (visible, visible),
+        "{naive:?}"
+    );
+    // The first point into an empty pixel always lowers it: at least one win per pixel.
+    assert!(
+        covered <= naive.won && naive.won <= naive.issued,
+        "{naive:?}"
+    );
+    let early = renderer
+        .count_atomics(&ctx, CountedSplat::EarlyReject)
+        .unwrap();
+    assert_eq!(renderer.read_frame(&ctx).unwrap().packed, want.packed);
+    assert_eq!(early.tested, visible, "{early:?}");
+    assert!(
+        covered <= early.won && early.won <= early.issued && early.issued <= visible,
+        "{early:?}"
+    );
 }
 
 #[test]

@@ -3,12 +3,15 @@
 //! - `sweep`: every optimization step at 1M to 16M points (fewer on a software adapter and with
 //!   `--quick`): ms per frame and points per second, and each pass's GPU scope at the largest
 //!   size;
-//! - `frame`: one rendered frame as a PNG.
+//! - `frame`: one rendered frame as a PNG;
+//! - `atomics`: the atomics each splat kernel issues in one frame, counted by the kernel (a
+//!   debug variant of the splat), at 1M and 16M points, in scene and Morton order.
 //!
 //! ```text
 //! cargo run --release -p point_cloud_renderer --bin point_cloud_figures -- --machine h100
 //! ```
 
+mod atomics;
 mod frame;
 mod sweep;
 
@@ -16,7 +19,7 @@ use anyhow::Context;
 use bench_harness::FigureArgs;
 use gpu_context::{GpuContext, GpuScopes};
 
-const PARTS: &[&str] = &["sweep", "frame"];
+const PARTS: &[&str] = &["sweep", "frame", "atomics"];
 
 /// A device with the timestamp features the scopes use; without them, frames are timed by the
 /// CPU clock around submit-and-wait.
@@ -42,6 +45,9 @@ fn run() -> anyhow::Result<()> {
     }
     if args.wants("frame") {
         frame::run(args, &ctx)?;
+    }
+    if args.wants("atomics") {
+        atomics::run(args, &ctx)?;
     }
     Ok(())
 }
