@@ -16,6 +16,8 @@ Writes into --out:
   torch_profile.json       sidecar: torch version, device, commit, command, date
 With --unscheduled the profiler wraps the frames with no schedule, as a bare `with profile()`
 does, and the files are named torch_unscheduled_* (its start-up then lands in the first frame).
+With --cuda-graph (scheduled only) the same process then captures the frame as a CUDA graph and
+compares it with the eager frames (torch_cuda_graph.py): torch_cuda_graph_{timing,frames}.csv.
 
     python3 code/profiling/bench/torch_profile.py --graph figures/profiling_graph_trace.json --out figures
 """
@@ -30,7 +32,7 @@ import sys
 import torch
 from torch.profiler import ProfilerActivity, profile, record_function, schedule
 
-from torch_trace import device_times, machine, step_table
+from torch_trace import device_times, machine, provenance, step_table
 
 WAIT, WARMUP = 1, 1
 
@@ -86,7 +88,12 @@ def main():
     ap.add_argument("--unscheduled", action="store_true",
                     help="profile without a schedule (the profiler's start-up lands in the first "
                          "frame), writing torch_unscheduled_* instead")
+    ap.add_argument("--cuda-graph", action="store_true",
+                    help="then capture the frame as a CUDA graph and measure its replays against "
+                         "the eager frames, in this process (needs CUDA; not with --unscheduled)")
     args = ap.parse_args()
+    if args.cuda_graph and (args.unscheduled or not torch.cuda.is_available()):
+        sys.exit("--cuda-graph needs a CUDA device and the scheduled profile (drop --unscheduled)")
 
     graph = read_graph(args.graph)
     cuda = torch.cuda.is_available()
@@ -127,6 +134,19 @@ def main():
         for e in prof.key_averages():
             device_us, _ = device_times(e)
             out.writerow([e.key, e.count, f"{e.cpu_time_total:.1f}", f"{device_us:.1f}"])
+    files = [f"{prefix}_profile_ops.csv", f"{prefix}_profile_frames.csv",
+             f"{prefix}_graph_trace.json"]
+    replayed = None
+    if args.cuda_graph:
+        from torch_cuda_graph import compare
+
+        try:
+            written, replayed = compare(lambda: frame(layers, x, args.iterations), prefix,
+                                        args.out, args.frames, WAIT, WARMUP)
+            files += written
+        except RuntimeError as e:  # keep the eager profile; the sidecar says what failed
+            replayed = {"error": str(e)[-2000:]}
+            print(f"CUDA graph comparison failed: {e}", file=sys.stderr)
     sidecar = {
         "figure": f"{prefix}_profile",
         "description": "torch.profiler of the random graph, same structure as profiling_graph_trace",
@@ -142,12 +162,12 @@ def main():
         "frames": args.frames,
         "schedule": (None if args.unscheduled
                      else {"wait": WAIT, "warmup": WARMUP, "active": args.frames}),
-        "commit": os.environ.get("COURSE_COMMIT", "unknown"),
+        **provenance(),  # commit, dirty and how dirty is known
         "command": " ".join(["python3"] + sys.argv),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "load_average": list(os.getloadavg()),
-        "files": [f"{prefix}_profile_ops.csv", f"{prefix}_profile_frames.csv",
-                  f"{prefix}_graph_trace.json"],
+        "cuda_graph": replayed,
+        "files": files,
     }
     with open(os.path.join(args.out, f"{prefix}_profile.json"), "w") as f:
         json.dump(sidecar, f, indent=2)

@@ -8,6 +8,7 @@ can be charged to the step that launched it, even though the GPU runs it later.
 import json
 import os
 import platform
+import subprocess
 
 GPU_CATEGORIES = {"kernel", "gpu_memcpy", "gpu_memset"}
 
@@ -107,3 +108,29 @@ def machine():
     except (OSError, StopIteration):
         pass
     return f"{model}, {os.cpu_count()} logical CPUs"
+
+
+def provenance():
+    """The commit the scripts came from and whether they differed from it, for a sidecar.
+
+    COURSE_COMMIT names the commit (a `-dirty` suffix marks a changed tree). Where the run script
+    checked the files against the commit itself (no git where it ran), it says so in COURSE_DIRTY
+    (0 or 1) and how in COURSE_DIRTY_FROM. Otherwise git is asked; without either, unknown."""
+    commit = os.environ.get("COURSE_COMMIT", "unknown")
+    dirty = commit.endswith("-dirty") or None
+    commit = commit.removesuffix("-dirty")
+    declared = os.environ.get("COURSE_DIRTY", "").strip().lower()
+    if declared in ("0", "1", "false", "true"):
+        dirty = dirty or declared in ("1", "true")
+        how = os.environ.get("COURSE_DIRTY_FROM", "COURSE_DIRTY, set by the run script")
+        return {"commit": commit, "dirty": dirty, "dirty_from": how}
+    try:
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                                cwd=os.path.dirname(os.path.abspath(__file__)),
+                                capture_output=True, text=True)
+        if status.returncode == 0:
+            return {"commit": commit, "dirty": bool(dirty or status.stdout.strip()),
+                    "dirty_from": "git status of the checkout"}
+    except OSError:
+        pass
+    return {"commit": commit, "dirty": dirty, "dirty_from": "unknown (no git, no COURSE_DIRTY)"}

@@ -31,7 +31,7 @@ import torch
 import torch.nn.functional as F
 from torch.profiler import ProfilerActivity, profile, record_function, schedule
 
-from torch_trace import device_times, machine, median, memory_fields, step_table
+from torch_trace import device_times, machine, provenance, median, memory_fields, step_table
 
 WAIT, WARMUP, ACTIVE = 1, 2, 5
 
@@ -96,7 +96,7 @@ def write_sidecar(args, cuda, figure, files):
         "hidden": args.hidden,
         "schedule": {"wait": WAIT, "warmup": WARMUP, "active": ACTIVE},
         "tf32": False,
-        "commit": os.environ.get("COURSE_COMMIT", "unknown"),
+        **provenance(),  # commit, dirty and how dirty is known
         "command": " ".join(["python3"] + sys.argv),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "load_average": list(os.getloadavg()),
