@@ -7,6 +7,7 @@ use std::sync::Arc;
 use gpu_context::{GpuContext, GpuScopes, ScopeTiming, wgpu, workgroups_for};
 
 use crate::gpu::{Frame, GpuScene, Groups, RenderError, WORKGROUP, bind, record_pass, submit};
+use crate::lane_count::LaneCounts;
 use crate::reference::Image;
 use crate::sampling::RenderSettings;
 
@@ -15,6 +16,16 @@ pub fn source() -> String {
     [
         include_str!("shaders/common.wgsl"),
         include_str!("shaders/wavefront.wgsl"),
+    ]
+    .concat()
+}
+
+/// The wavefront's shader with an `intersect` that counts its lanes by subgroup ballots (needs
+/// `wgpu::Features::SUBGROUP`; see [`crate::lane_count`]).
+pub fn lane_counting_source() -> String {
+    [
+        source(),
+        include_str!("shaders/wavefront_lanes.wgsl").into(),
     ]
     .concat()
 }
@@ -98,6 +109,7 @@ impl Wavefront {
         encoder: &mut wgpu::CommandEncoder,
         (scene, frame, q): (&GpuScene, &Frame, &Queues),
         scopes: Option<&GpuScopes>,
+        lanes: Option<(&wgpu::ComputePipeline, &wgpu::Buffer)>,
     ) {
         let s = frame.settings;
         let p = scopes.map(GpuScopes::profiler);
@@ -136,19 +148,23 @@ impl Wavefront {
                     _ => Groups::Indirect(&q.dispatch_args, step * 12),
                 };
                 // ANCHOR_END: queues
-                let bg = bind(
-                    ctx,
-                    &self.intersect,
-                    vec![
-                        params(bounce),
-                        (1, scene.triangles.as_entire_binding()),
-                        (2, scene.nodes.as_entire_binding()),
-                        (5, rays_in.as_entire_binding()),
-                        (7, q.hits.as_entire_binding()),
-                        (8, q.counts.as_entire_binding()),
-                    ],
-                );
-                record_pass(encoder, p, "intersect", &self.intersect, &bg, groups());
+                let mut resources = vec![
+                    params(bounce),
+                    (1, scene.triangles.as_entire_binding()),
+                    (2, scene.nodes.as_entire_binding()),
+                    (5, rays_in.as_entire_binding()),
+                    (7, q.hits.as_entire_binding()),
+                    (8, q.counts.as_entire_binding()),
+                ];
+                let intersect = match lanes {
+                    Some((counting, counters)) => {
+                        resources.push((10, counters.as_entire_binding()));
+                        counting
+                    }
+                    None => &*self.intersect,
+                };
+                let bg = bind(ctx, intersect, resources);
+                record_pass(encoder, p, "intersect", intersect, &bg, groups());
                 let bg = bind(
                     ctx,
                     &self.shade,
@@ -197,6 +213,7 @@ impl Wavefront {
             &mut encoder,
             (scene, &frame, &queues),
             scopes.as_deref(),
+            None,
         );
         let timings = submit(ctx, encoder, scopes)?;
         let raw: Vec<u32> = ctx.download(&queues.counts)?;
@@ -213,5 +230,40 @@ impl Wavefront {
             timings,
             counts,
         })
+    }
+
+    /// Renders with an `intersect` that counts, by subgroup ballots at every trip round its walk,
+    /// the lanes taking part; returns the image and one count per bounce (summed over samples).
+    /// `ctx` must have subgroup operations ([`crate::lane_count::LaneCounter::open_context`]).
+    pub fn render_counting_lanes(
+        &self,
+        ctx: &GpuContext,
+        scene: &GpuScene,
+        settings: RenderSettings,
+    ) -> Result<(Image, Vec<LaneCounts>), RenderError> {
+        let counting = ctx.cached_pipeline(
+            "intersect counting lanes",
+            &lane_counting_source(),
+            "intersect_counting_lanes",
+        )?;
+        let depth = u64::from(settings.max_depth);
+        let counters = ctx.storage_buffer("wavefront lane counters", 16 * depth)?;
+        let frame = Frame::new(ctx, settings)?;
+        let queues = Queues::new(ctx, &settings)?;
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        let lanes = Some((&*counting, &counters));
+        self.record(ctx, &mut encoder, (scene, &frame, &queues), None, lanes);
+        submit(ctx, encoder, None)?;
+        let c: Vec<u32> = ctx.download(&counters)?;
+        let per_bounce = c
+            .chunks_exact(4)
+            .map(|sums| LaneCounts {
+                busy: sums[0].into(),
+                offered: sums[1].into(),
+                lane_trips: sums[2].into(),
+                subgroup_trips: sums[3].into(),
+            })
+            .collect();
+        Ok((frame.read_image(ctx)?, per_bounce))
     }
 }

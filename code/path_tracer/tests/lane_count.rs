@@ -1,11 +1,13 @@
 //! The GPU's ballot counters agree with the CPU's count of the same walks and paths, and every
-//! lane's trip is seen by exactly one ballot.
+//! lane's trip is seen by exactly one ballot, in the camera rays' walk, at the top of the
+//! megakernel's bounces and in the wavefront's own `intersect`.
 
 use gpu_context::GpuContext;
 use path_tracer::bvh::{BuildMethod, Bvh, WalkCounts};
 use path_tracer::lane_count::LaneCounter;
-use path_tracer::reference::render;
+use path_tracer::reference::{count_walks, render};
 use path_tracer::sampling::{camera_ray, random};
+use path_tracer::wavefront::Wavefront;
 use path_tracer::{GpuScene, RenderSettings, Scene};
 
 #[test]
@@ -68,5 +70,37 @@ fn bounce_ballots_count_the_paths_alive_at_every_bounce() {
     assert!(
         gpu.windows(2).all(|w| w[1].busy <= w[0].busy),
         "paths only die: {gpu:?}"
+    );
+}
+
+#[test]
+fn wavefront_ballots_count_every_trip_of_its_own_intersect_at_every_bounce() {
+    let ctx: GpuContext = LaneCounter::open_context()
+        .expect("this test needs an adapter with subgroup operations (lavapipe has them)");
+    let wavefront = Wavefront::new(&ctx).unwrap();
+    let scene = Scene::room(400, 21);
+    let settings = RenderSettings::new(40, 30, 1, 8);
+    let bvh = Bvh::build_with(BuildMethod::BinnedSah, &scene.triangles);
+    let on_gpu = GpuScene::upload(&ctx, &bvh, &scene.materials).unwrap();
+    let plain = wavefront.render(&ctx, &on_gpu, settings, None).unwrap();
+    let (image, lanes) = wavefront
+        .render_counting_lanes(&ctx, &on_gpu, settings)
+        .unwrap();
+    assert_eq!(image.pixels, plain.image.pixels, "counting changes no hit");
+    assert_eq!(lanes.len(), settings.max_depth as usize);
+    for (b, l) in lanes.iter().enumerate() {
+        assert_eq!(
+            l.busy, l.lane_trips,
+            "bounce {b}: every trip seen once: {l:?}"
+        );
+        assert!(l.busy <= l.offered, "bounce {b}: {l:?}");
+    }
+    // Over all bounces the lanes' trips are the node visits of every path's walks, which the CPU
+    // counts for the same paths; float rounding may send a grazing ray another way.
+    let gpu_trips: u64 = lanes.iter().map(|l| l.lane_trips).sum();
+    let cpu = count_walks(&bvh, &scene.materials, &settings);
+    assert!(
+        gpu_trips.abs_diff(cpu.nodes) * 200 <= cpu.nodes,
+        "GPU {gpu_trips} trips, CPU {cpu:?}"
     );
 }

@@ -6,7 +6,9 @@
 //! - `bvh`: the Morton-code tree against the binned-SAH tree: node visits per ray, lane use,
 //!   and the GPU time of `intersect`, of the wavefront and of the megakernel;
 //! - `bounce_lanes`: the megakernel's lanes with a path to trace at each bounce, counted by
-//!   subgroup ballots.
+//!   subgroup ballots;
+//! - `wavefront_lanes`: the lanes taking part in the wavefront's own `intersect`, bounce by
+//!   bounce, counted by subgroup ballots, over both trees.
 //!
 //! GPU time comes from timing scopes around every pass where the adapter has timestamps, and
 //! from the CPU clock around submit-and-wait where it has not.
@@ -16,11 +18,18 @@ mod bvh;
 mod kernels;
 mod setup;
 mod throughput;
+mod wavefront_lanes;
 
 use bench_harness::FigureArgs;
 use setup::Gpu;
 
-const PARTS: &[&str] = &["throughput", "kernels", "bvh", "bounce_lanes"];
+const PARTS: &[&str] = &[
+    "throughput",
+    "kernels",
+    "bvh",
+    "bounce_lanes",
+    "wavefront_lanes",
+];
 
 fn main() -> anyhow::Result<()> {
     let args = &FigureArgs::parse_with_about(
@@ -44,6 +53,9 @@ fn main() -> anyhow::Result<()> {
     }
     if args.wants("bounce_lanes") {
         bounce_lanes::run(args, &gpu)?;
+    }
+    if args.wants("wavefront_lanes") {
+        wavefront_lanes::run(args, &gpu)?;
     }
     Ok(())
 }
