@@ -131,7 +131,7 @@ def profile(workload, graph_path):
     for s in SECTIONS:
         cmd += ["--section", s]
     cmd += [sys.executable, __file__, "--workload", workload, "--graph", graph_path]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=45)
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
     if done.returncode != 0:
         raise RuntimeError(f"ncu exited with {done.returncode}; is the GPU's performance-counter "
                            f"access allowed?\n{done.stderr[-2000:]}")
