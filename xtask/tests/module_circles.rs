@@ -299,7 +299,12 @@ impl Collector {
                 let keep = self.module.len().checked_sub(ups)?;
                 Some([self.module[..keep].to_vec(), rest.to_vec()].concat())
             }
-            name if self.inline_depth == 0 && self.local_modules.contains(name) => {
+            // A lone `name` is a value or a type, never a module: a local variable named like a
+            // child module (`layer` beside `mod layer;`) is not a use of that module.
+            name if self.inline_depth == 0
+                && !rest.is_empty()
+                && self.local_modules.contains(name) =>
+            {
                 Some([self.module.clone(), segments.to_vec()].concat())
             }
             _ => None,
@@ -360,6 +365,9 @@ impl Collector {
 }
 
 impl<'ast> Visit<'ast> for Collector {
+    // `pub(crate)`, `pub(super)`, `pub(in path)` say who may see an item, not what it uses.
+    fn visit_visibility(&mut self, _: &'ast syn::Visibility) {}
+
     fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
         match &m.content {
             None => self.children.push(Child {
@@ -396,10 +404,6 @@ impl<'ast> Visit<'ast> for Collector {
 /// The circles left in the workspace, with why each is there.
 const KNOWN_CIRCLES: &[(&str, &str)] = &[
     (
-        "profiling_lab (profiling_lab): inference/layer.rs ↔ inference/mod.rs",
-        "mod.rs holds the shared WGSL prelude and the error type",
-    ),
-    (
         "ex_m3_prune_2_4 (ex_m3_prune_2_4): lib.rs ↔ sparse24.rs",
         "the exercise's lib.rs holds the error type and calls the student's file",
     ),
@@ -409,14 +413,6 @@ const KNOWN_CIRCLES: &[(&str, &str)] = &[
     ),
     (
         "quantization (quantization_practice_figures): main.rs ↔ noise.rs ↔ outliers.rs ↔ schemes.rs",
-        "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
-    ),
-    (
-        "profiling_lab (inference_figures): latency.rs ↔ main.rs ↔ stages.rs ↔ steps.rs",
-        "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
-    ),
-    (
-        "profiling_lab (profiling_figures): flamegraph.rs ↔ main.rs ↔ massif.rs ↔ nms.rs ↔ overheads.rs ↔ runner_reuse.rs ↔ span_cost.rs ↔ trace.rs ↔ yolo_frame.rs",
         "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
     ),
 ];
@@ -482,6 +478,37 @@ mod tests {
         );
         let found = circles(&dir.join("lib.rs")).unwrap();
         assert_eq!(found, [vec!["a.rs".to_string(), "b.rs".to_string()]]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_variable_named_like_a_child_module_is_not_a_use_of_it() {
+        let dir = scratch("variable");
+        write(
+            &dir,
+            &[
+                (
+                    "lib.rs",
+                    "mod layer;\npub struct Layer;\nfn f(layer: &Layer) -> &Layer { layer }\n",
+                ),
+                ("layer.rs", "pub fn g(_: &crate::Layer) {}\n"),
+            ],
+        );
+        assert!(circles(&dir.join("lib.rs")).unwrap().is_empty());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_restricted_visibility_is_not_a_use() {
+        let dir = scratch("visibility");
+        write(
+            &dir,
+            &[
+                ("lib.rs", "mod a;\npub struct Root;\nfn f() { a::g() }\n"),
+                ("a.rs", "pub(crate) fn g() {}\npub(super) struct S;\n"),
+            ],
+        );
+        assert!(circles(&dir.join("lib.rs")).unwrap().is_empty());
         std::fs::remove_dir_all(dir).unwrap();
     }
 

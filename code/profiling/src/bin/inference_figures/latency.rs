@@ -8,10 +8,8 @@ use gpu_context::GpuContext;
 use profiling_lab::inference::{PackedModel, Server};
 use serde::Deserialize;
 
-use super::{
-    Args, BATCHES, FORMATS, Requests, Sizes, figure_name, model, server_label, sidecar, start,
-    warm_up,
-};
+use crate::args::{Args, Sizes, figure_name};
+use crate::workload::{BATCHES, FORMATS, Requests, model, server_label, sidecar, start, warm_up};
 
 /// The latency at quantile `q` (0..=1) of sorted samples, nearest rank.
 pub fn quantile(sorted: &[f64], q: f64) -> f64 {

@@ -5,10 +5,8 @@ use profiling_lab::inference::{PackedModel, Server, WeightFormat, stage_totals};
 use quantization::energy::EnergyMeter;
 use serde::{Deserialize, Serialize};
 
-use super::{
-    Args, BATCHES, FORMATS, Order, Requests, Sizes, figure_name, model, server_label, sidecar,
-    start, warm_up,
-};
+use crate::args::{Args, Order, Sizes, figure_name};
+use crate::workload::{BATCHES, FORMATS, Requests, model, server_label, sidecar, start, warm_up};
 
 /// Profiled requests per server, format and batch size; each stage's median is reported.
 const PROFILED: usize = 9;

@@ -10,8 +10,9 @@ use profiling_lab::inference::{Changes, PackedModel, Server, WeightFormat, stage
 use serde::Serialize;
 use tracing_subscriber::filter::LevelFilter;
 
-use super::latency::{latencies, quantile};
-use super::{Args, BATCHES, Requests, Sizes, figure_name, model, sidecar};
+use crate::args::{Args, Sizes, figure_name};
+use crate::latency::{latencies, quantile};
+use crate::workload::{BATCHES, Requests, model, sidecar};
 
 /// Requests recorded into a Chrome trace per configuration, and profiled on the GPU.
 const TRACED: usize = 20;

@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use bench_harness::{Csv, Sidecar, figures_dir};
 use inferno::collapse::Collapse;
 
-use crate::Args;
+use crate::args::Args;
 
 // ANCHOR: flamegraph
 /// How perf samples: a timer event (`cpu-clock` works on VMs too), 999 times a second, with call

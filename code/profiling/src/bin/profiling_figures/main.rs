@@ -5,6 +5,7 @@
 //! cargo run --release -p profiling_lab --bin profiling_figures -- --help
 //! ```
 
+mod args;
 mod flamegraph;
 mod massif;
 mod nms;
@@ -16,39 +17,8 @@ mod trace;
 mod training_gpu;
 mod yolo_frame;
 
+use args::{Args, PARTS};
 use clap::Parser;
-
-pub const PARTS: [&str; 11] = [
-    "span_cost",
-    "trace",
-    "timeline",
-    "nms",
-    "yolo_frame",
-    "overheads",
-    "massif",
-    "flamegraph",
-    "runner_reuse",
-    "training_gpu",
-    "training_scopes",
-];
-
-#[derive(Parser)]
-#[command(
-    about = "Module 4's figures: span cost, a CPU+GPU trace and its timeline, NMS, a YOLO-shaped frame by stage, profiler overheads, massif's peak call sites, a flame graph, \
-             the CPU runner with and without buffer reuse, the training step on CPU and GPU"
-)]
-pub struct Args {
-    #[command(flatten)]
-    pub figures: bench_harness::FigureArgs,
-    /// The workload binary the profilers run (overheads, flamegraph): `cargo build --release -p
-    /// profiling_lab --bin profiling_workload`, or the `profiling` build (line tables, and frame
-    /// pointers through RUSTFLAGS), at target/profiling/profiling_workload.
-    #[arg(long, default_value = "target/release/profiling_workload")]
-    pub workload: std::path::PathBuf,
-    /// Appended to the runner_reuse figure's name, to keep two machines' runs apart (`_h200`).
-    #[arg(long, default_value = "")]
-    pub tag: String,
-}
 
 fn main() -> std::process::ExitCode {
     bench_harness::exit_code(run())

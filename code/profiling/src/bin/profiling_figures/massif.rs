@@ -14,7 +14,7 @@ use anyhow::{Context, bail};
 use bench_harness::{Figure, Sidecar};
 use serde::Serialize;
 
-use crate::Args;
+use crate::args::Args;
 
 /// Graph runs per massif run: three teeth in the graph when every run allocates.
 const RUNS: usize = 3;

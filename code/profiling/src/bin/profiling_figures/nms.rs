@@ -8,7 +8,7 @@ use profiling_lab::yolo::{
     nms_sorted_copied,
 };
 
-use crate::Args;
+use crate::args::Args;
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let counts: &[usize] = if args.figures.quick {

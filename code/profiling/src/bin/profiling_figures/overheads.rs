@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use bench_harness::{BarChart, Csv, Sidecar, Stats, figures_dir};
 
-use crate::Args;
+use crate::args::Args;
 use crate::flamegraph::PERF_RECORD;
 
 /// (name, tool and its flags before the program, in pieces; `{out}` is a scratch file). perf

@@ -9,7 +9,7 @@ use std::process::Command;
 use anyhow::{Context, bail};
 use bench_harness::{BarChart, Csv, Sidecar, Stats, figures_dir};
 
-use crate::Args;
+use crate::args::Args;
 use crate::overheads::callgrind_instructions;
 
 /// (name in the CSV, the workload's flags after `--runs N`).

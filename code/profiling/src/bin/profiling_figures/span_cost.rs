@@ -3,7 +3,7 @@
 use bench_harness::{BarChart, Csv, Sidecar, figures_dir, measure_durations};
 use profiling_lab::span_cost::{Listener, time_per_span};
 
-use crate::Args;
+use crate::args::Args;
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let (spans, samples) = if args.figures.quick {

@@ -8,7 +8,7 @@ use profiling_lab::chrome_trace::{ChromeTrace, add_gpu_frames};
 use profiling_lab::graph_frames::{Workload, profiled_frame};
 use tracing_subscriber::filter::LevelFilter;
 
-use crate::Args;
+use crate::args::Args;
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let (size, depth, iterations, frames) = if args.figures.quick {

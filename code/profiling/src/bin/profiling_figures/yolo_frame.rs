@@ -6,7 +6,7 @@ use bench_harness::{BarChart, Csv, Sidecar, Stats, figures_dir};
 use profiling_lab::yolo::network::TinyYolo;
 use profiling_lab::yolo::{STAGES, detect_frame, generated_frame};
 
-use crate::Args;
+use crate::args::Args;
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let (width, height) = (1280, 720);
