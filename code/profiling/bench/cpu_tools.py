@@ -293,6 +293,7 @@ def dhat_gpu(args, side):
         w = csv.writer(f)
         w.writerow(["process", "iterations", "run", "allocations", "blocks_kept"])
         w.writerows(rows)
+    dispatches = re.search(r"dispatches: (\d+)", printed[0])
     adapter = None
     summary = subprocess.run(["vulkaninfo", "--summary"], capture_output=True, text=True)
     names = re.findall(r"(deviceName|driverInfo)\s*=\s*(.+)", summary.stdout)
@@ -308,6 +309,7 @@ def dhat_gpu(args, side):
          "blocks_kept: live blocks after a run minus before it"],
         load,
         adapter=adapter,
+        dispatches_per_iteration=int(dispatches[1]) if dispatches else None,
     )
 
 

@@ -37,8 +37,8 @@ fn gpu_runner_loop_allocations_are_bounded_and_nothing_is_kept() {
     let runs: Vec<(u64, i64)> = (0..10).map(|_| run(1)).collect();
     // The fewest of three, for the same reason as `fewest` below.
     let longer = (0..3).map(|_| run(9).0).min().unwrap_or(0);
-    eprintln!("one iteration: {runs:?}; nine: {longer}");
     let dispatches = program.dispatch_count() as u64;
+    eprintln!("one iteration: {runs:?}; nine: {longer}; dispatches: {dispatches}");
     // dhat sees what goes through Rust's global allocator, on any thread (not the driver's C
     // allocations). wgpu's clean-up of finished submissions, or another Rust thread, can land
     // inside any one run; a cost of the loop itself shows in every run. So the fewest is its own.
