@@ -4,7 +4,7 @@ mod common;
 
 use common::assert_close;
 use computational_graphs::compiler::lower::{OpCode, lower, merge_elementwise};
-use computational_graphs::compiler::specialise::{PreprocessError, preprocess};
+use computational_graphs::compiler::specialise::{PreprocessError, fill, preprocess};
 use computational_graphs::compiler::{Options, compile, compile_choosing_kernels, fuse};
 use computational_graphs::graph::{GraphBuilder, runner_gpu, validate};
 use computational_graphs::ops::gpu::Pipelines;
@@ -136,6 +136,27 @@ fn defines_select_sections_of_a_template() {
     );
 }
 // ANCHOR_END: specialise_test
+
+#[test]
+fn fill_writes_values_into_placeholders_and_leaves_other_braces_alone() {
+    let template = "{HEAD}\n#ifdef BIAS\nlet b = {N}u;\n#endif\nfn f() { let x = {N}u; }\n";
+    let filled = fill(
+        template,
+        &["BIAS"],
+        &[("HEAD", &"// {N} stays"), ("N", &16)],
+    )
+    .unwrap();
+    assert_eq!(
+        filled, "// {N} stays\nlet b = 16u;\nfn f() { let x = 16u; }\n",
+        "a value is not searched for placeholders"
+    );
+    assert_eq!(
+        fill("a = {MISSING};\n", &[], &[("N", &1)]),
+        Err(PreprocessError::NoValue {
+            name: "MISSING".into()
+        })
+    );
+}
 
 #[test]
 fn the_bounds_check_is_compiled_in_only_when_needed() {

@@ -1,7 +1,7 @@
 //! Code generation: op codes in, WGSL source out. Programs are just strings.
 
 use super::lower::{KernelIr, OpCode};
-use super::specialise::preprocess;
+use super::specialise::fill;
 use crate::Error;
 use crate::graph::BufferId;
 
@@ -129,16 +129,21 @@ pub fn generate(ir: &KernelIr, options: Options) -> Result<GeneratedKernel, Erro
         )
     };
     let (a, b, k) = matmul.unwrap_or((0, 0, 0));
-    let source = preprocess(template, &defines)
-        .map_err(|e| unsupported(e.to_string()))?
-        .replace("{A}", &name(a))
-        .replace("{B}", &name(b))
-        .replace("{K}", &k.to_string())
-        .replace("{BINDINGS}", &bindings)
-        .replace("{ROWS}", &rows.to_string())
-        .replace("{COLS}", &cols.to_string())
-        .replace("{OUT}", &name(stored))
-        .replace("{BODY}", &body);
+    let source = fill(
+        template,
+        &defines,
+        &[
+            ("A", &name(a)),
+            ("B", &name(b)),
+            ("K", &k),
+            ("BINDINGS", &bindings),
+            ("ROWS", &rows),
+            ("COLS", &cols),
+            ("OUT", &name(stored)),
+            ("BODY", &body),
+        ],
+    )
+    .map_err(|e| unsupported(e.to_string()))?;
     Ok(GeneratedKernel {
         source,
         buffers,

@@ -76,7 +76,7 @@ impl Rung {
         }
     }
 
-    pub fn source(self) -> String {
+    pub fn source(self) -> Result<String, Error> {
         let body = match self {
             Rung::Naive => include_str!("wgsl/naive.wgsl"),
             Rung::Coalesced => include_str!("wgsl/coalesced.wgsl"),
@@ -85,14 +85,14 @@ impl Rung {
                 return tuned::source(&tuned::Tuning::LARGE);
             }
             Rung::RegisterBlocked | Rung::Vec4 => {
-                return format!(
+                return Ok(format!(
                     "{}{}",
                     include_str!("../ops/wgsl/common.wgsl"),
-                    unrolled::source(&self.blocking())
-                );
+                    unrolled::source(&self.blocking())?
+                ));
             }
         };
-        format!("{}{body}", include_str!("../ops/wgsl/common.wgsl"))
+        Ok(format!("{}{body}", include_str!("../ops/wgsl/common.wgsl")))
     }
 
     /// How the generated register-blocked kernels split the work.
@@ -196,7 +196,7 @@ impl PreparedMatmul {
             }
             None => {
                 let dims = ctx.upload("dims", &[m as u32, k as u32, n as u32, 0])?;
-                let pipeline = ctx.cached_pipeline(rung.name(), &rung.source(), "main")?;
+                let pipeline = ctx.cached_pipeline(rung.name(), &rung.source()?, "main")?;
                 let bind_group =
                     ctx.bind_buffers(&pipeline, &[&dims, &a.buffer, &b.buffer, &c.buffer]);
                 (pipeline, bind_group)
@@ -335,7 +335,7 @@ pub fn tuned_pipeline(
     // SAFETY: `unchecked` is set only for an exact kernel on a shape it tiles exactly, whose
     // indices stay inside buffers of exactly m·k, k·n, n and m·n floats (the proof is at
     // `Tuning::is_in_bounds_by_construction`); every caller binds buffers of those sizes.
-    Ok(unsafe { ctx.cached_specialised(label, &tuned::source(t), "main", spec)? })
+    Ok(unsafe { ctx.cached_specialised(label, &tuned::source(t)?, "main", spec)? })
 }
 // ANCHOR_END: tuned_pipeline
 

@@ -15,7 +15,8 @@
 //! tests at all, and its module is created without wgpu's runtime checks. The proof that this
 //! is safe is in [`Tuning::is_in_bounds_by_construction`].
 
-use std::fmt::Write as _;
+use crate::Error;
+use crate::compiler::specialise::fill;
 
 // ANCHOR: tuning
 /// How one generated kernel splits the work. Workgroups are `threads.0 × threads.1`
@@ -176,194 +177,163 @@ impl Tuning {
     }
 }
 
+const TEMPLATE: &str = include_str!("wgsl/tuned.wgsl");
+
 /// The WGSL source of one tuned kernel. Shapes come in as `override` constants M, N, K.
-pub fn source(t: &Tuning) -> String {
+pub fn source(t: &Tuning) -> Result<String, Error> {
     let (bm, bn) = t.block();
-    let (tx, ty) = t.threads;
-    let bk = t.bk;
-    let inv = t.invocations();
-    let bn4 = bn / 4;
-    let a_stride = t.a_stride();
+    let mut defines = Vec::new();
+    if t.has_bias() {
+        defines.push("BIAS");
+    }
+    if t.prefetch {
+        defines.push("PREFETCH");
+    }
     let vec = if t.aligned { "vec4<f32>" } else { "f32" };
-    let mut s = String::new();
-    let w = &mut s;
-    let _ = writeln!(w, "override M: u32;\noverride N: u32;\noverride K: u32;");
-    let _ = writeln!(w, "@group(0) @binding(0) var<storage, read> a: array<f32>;");
-    let _ = writeln!(
-        w,
-        "@group(0) @binding(1) var<storage, read> b: array<{vec}>;"
-    );
-    let c_binding = if t.has_bias() {
-        let _ = writeln!(
-            w,
-            "@group(0) @binding(2) var<storage, read> bias: array<{vec}>;"
-        );
-        3
-    } else {
-        2
-    };
-    let _ = writeln!(
-        w,
-        "@group(0) @binding({c_binding}) var<storage, read_write> c: array<{vec}>;"
-    );
-    let _ = writeln!(
-        w,
-        "var<workgroup> a_tile: array<vec4<f32>, {}>;",
-        t.a_tile_len()
-    );
-    let _ = writeln!(
-        w,
-        "var<workgroup> b_tile: array<vec4<f32>, {}>;",
-        t.b_tile_len()
-    );
-    let _ = writeln!(w, "@compute @workgroup_size({tx}, {ty})");
-    let _ = writeln!(
-        w,
-        "fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) local: vec3<u32>, @builtin(local_invocation_index) tid: u32) {{"
-    );
-    let _ = writeln!(w, "    let row0 = group.y * {bm}u;");
-    let _ = writeln!(w, "    let col0 = group.x * {bn}u;");
+    let registers: Vec<String> = (0..t.a_loads())
+        .map(|l| format!("    var la{l} = vec4<f32>(0.0);"))
+        .chain((0..t.b_loads()).map(|l| format!("    var lb{l} = vec4<f32>(0.0);")))
+        .chain((0..t.rows).flat_map(|i| {
+            (0..t.vec_cols).map(move |j| format!("    var acc_{i}_{j} = vec4<f32>(0.0);"))
+        }))
+        .collect();
+    fill(
+        TEMPLATE,
+        &defines,
+        &[
+            ("VEC", &vec),
+            ("A_TILE_LEN", &t.a_tile_len()),
+            ("B_TILE_LEN", &t.b_tile_len()),
+            ("TX", &t.threads.0),
+            ("TY", &t.threads.1),
+            ("BM", &bm),
+            ("BN", &bn),
+            ("BK", &t.bk),
+            ("REGISTERS", &registers.join("\n")),
+            ("LOAD", &load(t, "k0").join("\n")),
+            ("LOAD_FIRST", &load(t, "0u").join("\n")),
+            ("LOAD_NEXT", &load(t, &format!("k0 + {}u", t.bk)).join("\n")),
+            ("STORE_TILES", &store_tiles(t).join("\n")),
+            ("MULTIPLY", &multiply(t).join("\n")),
+            ("STORE_C", &store_c(t).join("\n")),
+        ],
+    )
+    .map_err(|e| Error::Unsupported {
+        kernel: "tuned",
+        detail: e.to_string(),
+    })
+}
+
+/// Global memory → registers, for the step of k that starts at `kk`.
+fn load(t: &Tuning, kk: &str) -> Vec<String> {
+    let (bm, bn) = t.block();
+    let (bk, inv, bn4) = (t.bk, t.invocations(), bn / 4);
+    let mut lines = Vec::new();
     for l in 0..t.a_loads() {
-        let _ = writeln!(w, "    var la{l} = vec4<f32>(0.0);");
+        // k varies fastest between neighbours: they read neighbouring floats of one row.
+        lines.push(format!(
+            "        {{ let e = tid + {}u; let p = e % {bk}u; let g = e / {bk}u; let kc = {kk} + p;",
+            l * inv
+        ));
+        lines.push("          var v = vec4<f32>(0.0);".into());
+        for q in 0..4 {
+            let idx = format!("(row0 + g * 4u + {q}u) * K + kc");
+            lines.push(if t.exact {
+                format!("          v[{q}] = a[{idx}];")
+            } else {
+                format!(
+                    "          if g < {}u && row0 + g * 4u + {q}u < M && kc < K {{ v[{q}] = a[{idx}]; }}",
+                    bm / 4
+                )
+            });
+        }
+        lines.push(format!("          la{l} = v; }}"));
     }
     for l in 0..t.b_loads() {
-        let _ = writeln!(w, "    var lb{l} = vec4<f32>(0.0);");
+        lines.push(format!(
+            "        {{ let e = tid + {}u; let p = e / {bn4}u; let q = e % {bn4}u; let kr = {kk} + p;",
+            l * inv
+        ));
+        lines.push("          var v = vec4<f32>(0.0);".into());
+        if t.exact {
+            lines.push("          v = b[kr * (N / 4u) + col0 / 4u + q];".into());
+        } else if t.aligned {
+            lines.push(format!(
+                "          if p < {bk}u && kr < K && col0 + q * 4u < N {{ v = b[kr * (N / 4u) + col0 / 4u + q]; }}"
+            ));
+        } else {
+            lines.extend((0..4).map(|e| format!(
+                "          if p < {bk}u && kr < K && col0 + q * 4u + {e}u < N {{ v[{e}] = b[kr * N + col0 + q * 4u + {e}u]; }}"
+            )));
+        }
+        lines.push(format!("          lb{l} = v; }}"));
     }
-    for i in 0..t.rows {
+    lines
+}
+
+/// Registers → workgroup memory; the last load of a tile is guarded when the invocations
+/// outnumber its remaining vec4s.
+fn store_tiles(t: &Tuning) -> Vec<String> {
+    let (bm, bn) = t.block();
+    let (bk, inv, a_stride) = (t.bk, t.invocations(), t.a_stride());
+    let guard = |l: u32, elems: u32| {
+        if (l + 1) * inv > elems {
+            format!("if tid + {}u < {elems}u ", l * inv)
+        } else {
+            String::new()
+        }
+    };
+    let a = (0..t.a_loads()).map(|l| {
+        format!(
+            "        {}{{ let e = tid + {}u; a_tile[(e % {bk}u) * {a_stride}u + e / {bk}u] = la{l}; }}",
+            guard(l, bk * bm / 4),
+            l * inv
+        )
+    });
+    let b = (0..t.b_loads()).map(|l| {
+        format!(
+            "        {}{{ b_tile[tid + {}u] = lb{l}; }}",
+            guard(l, bk * bn / 4),
+            l * inv
+        )
+    });
+    a.chain(b).collect()
+}
+
+/// One step of k per unrolled block: read the tiles into named values, then one `fma` per
+/// accumulator.
+fn multiply(t: &Tuning) -> Vec<String> {
+    let (a_stride, bn4, tx) = (t.a_stride(), t.block().1 / 4, t.threads.0);
+    let mut lines = Vec::new();
+    for p in 0..t.bk {
+        for i4 in 0..t.rows / 4 {
+            lines.push(format!(
+                "        let a{p}_{i4} = a_tile[{}u + local.y * {}u];",
+                p * a_stride + i4,
+                t.rows / 4
+            ));
+        }
         for j in 0..t.vec_cols {
-            let _ = writeln!(w, "    var acc_{i}_{j} = vec4<f32>(0.0);");
+            lines.push(format!(
+                "        let b{p}_{j} = b_tile[{}u + local.x];",
+                p * bn4 + tx * j
+            ));
         }
-    }
-    // Global → registers for the step starting at `kk`.
-    let load = |w: &mut String, kk: &str| {
-        for l in 0..t.a_loads() {
-            // k varies fastest between neighbours: they read neighbouring floats of one row.
-            let _ = writeln!(
-                w,
-                "        {{ let e = tid + {}u; let p = e % {bk}u; let g = e / {bk}u; let kc = {kk} + p;",
-                l * inv
-            );
-            let _ = writeln!(w, "          var v = vec4<f32>(0.0);");
-            for q in 0..4 {
-                let idx = format!("(row0 + g * 4u + {q}u) * K + kc");
-                if t.exact {
-                    let _ = writeln!(w, "          v[{q}] = a[{idx}];");
-                } else {
-                    let _ = writeln!(
-                        w,
-                        "          if g < {}u && row0 + g * 4u + {q}u < M && kc < K {{ v[{q}] = a[{idx}]; }}",
-                        bm / 4
-                    );
-                }
-            }
-            let _ = writeln!(w, "          la{l} = v; }}");
-        }
-        for l in 0..t.b_loads() {
-            let _ = writeln!(
-                w,
-                "        {{ let e = tid + {}u; let p = e / {bn4}u; let q = e % {bn4}u; let kr = {kk} + p;",
-                l * inv
-            );
-            let _ = writeln!(w, "          var v = vec4<f32>(0.0);");
-            if t.exact {
-                let _ = writeln!(w, "          v = b[kr * (N / 4u) + col0 / 4u + q];");
-            } else if t.aligned {
-                let _ = writeln!(
-                    w,
-                    "          if p < {bk}u && kr < K && col0 + q * 4u < N {{ v = b[kr * (N / 4u) + col0 / 4u + q]; }}"
-                );
-            } else {
-                for e in 0..4 {
-                    let _ = writeln!(
-                        w,
-                        "          if p < {bk}u && kr < K && col0 + q * 4u + {e}u < N {{ v[{e}] = b[kr * N + col0 + q * 4u + {e}u]; }}"
-                    );
-                }
-            }
-            let _ = writeln!(w, "          lb{l} = v; }}");
-        }
-    };
-    // Registers → workgroup memory.
-    let store = |w: &mut String| {
-        let a_elems = bk * bm / 4;
-        for l in 0..t.a_loads() {
-            let guard = if (l + 1) * inv > a_elems {
-                format!("if tid + {}u < {a_elems}u ", l * inv)
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                w,
-                "        {guard}{{ let e = tid + {}u; a_tile[(e % {bk}u) * {a_stride}u + e / {bk}u] = la{l}; }}",
-                l * inv
-            );
-        }
-        let b_elems = bk * bn4;
-        for l in 0..t.b_loads() {
-            let guard = if (l + 1) * inv > b_elems {
-                format!("if tid + {}u < {b_elems}u ", l * inv)
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                w,
-                "        {guard}{{ b_tile[tid + {}u] = lb{l}; }}",
-                l * inv
-            );
-        }
-    };
-    let multiply = |w: &mut String| {
-        for p in 0..bk {
-            for i4 in 0..t.rows / 4 {
-                let _ = writeln!(
-                    w,
-                    "        let a{p}_{i4} = a_tile[{}u + local.y * {}u];",
-                    p * a_stride + i4,
-                    t.rows / 4
-                );
-            }
+        for i in 0..t.rows {
             for j in 0..t.vec_cols {
-                let _ = writeln!(
-                    w,
-                    "        let b{p}_{j} = b_tile[{}u + local.x];",
-                    p * bn4 + tx * j
-                );
-            }
-            for i in 0..t.rows {
-                for j in 0..t.vec_cols {
-                    let _ = writeln!(
-                        w,
-                        "        acc_{i}_{j} = fma(vec4<f32>(a{p}_{}[{}]), b{p}_{j}, acc_{i}_{j});",
-                        i / 4,
-                        i % 4
-                    );
-                }
+                lines.push(format!(
+                    "        acc_{i}_{j} = fma(vec4<f32>(a{p}_{}[{}]), b{p}_{j}, acc_{i}_{j});",
+                    i / 4,
+                    i % 4
+                ));
             }
         }
-    };
-    if t.prefetch {
-        load(w, "0u");
-        store(w);
-        let _ = writeln!(w, "    workgroupBarrier();");
-        let _ = writeln!(w, "    for (var k0 = 0u; k0 < K; k0 += {bk}u) {{");
-        let _ = writeln!(w, "      if k0 + {bk}u < K {{");
-        load(w, &format!("k0 + {bk}u"));
-        let _ = writeln!(w, "      }}");
-        multiply(w);
-        let _ = writeln!(w, "        workgroupBarrier();");
-        store(w);
-        let _ = writeln!(w, "        workgroupBarrier();");
-        let _ = writeln!(w, "    }}");
-    } else {
-        let _ = writeln!(w, "    for (var k0 = 0u; k0 < K; k0 += {bk}u) {{");
-        load(w, "k0");
-        store(w);
-        let _ = writeln!(w, "        workgroupBarrier();");
-        multiply(w);
-        let _ = writeln!(w, "        workgroupBarrier();");
-        let _ = writeln!(w, "    }}");
     }
-    // The epilogue and the stores.
+    lines
+}
+
+/// The epilogue and the stores of C, each behind an edge test unless the kernel is exact.
+fn store_c(t: &Tuning) -> Vec<String> {
     let finish = |v: &str, bias: &str| match t.epilogue {
         Epilogue::None => v.to_owned(),
         Epilogue::Bias => format!("{v} + {bias}"),
@@ -372,31 +342,33 @@ pub fn source(t: &Tuning) -> String {
             if t.aligned { "vec4<f32>" } else { "f32" }
         ),
     };
+    let mut lines = Vec::new();
     for i in 0..t.rows {
-        let _ = writeln!(w, "    {{ let r = row0 + local.y * {}u + {i}u;", t.rows);
+        lines.push(format!(
+            "    {{ let r = row0 + local.y * {}u + {i}u;",
+            t.rows
+        ));
         for j in 0..t.vec_cols {
-            let vc = format!("(col0 / 4u + local.x + {}u)", tx * j);
+            let vc = format!("(col0 / 4u + local.x + {}u)", t.threads.0 * j);
             if t.aligned {
                 let value = finish(&format!("acc_{i}_{j}"), &format!("bias[{vc}]"));
                 let store = format!("c[r * (N / 4u) + {vc}] = {value};");
-                if t.exact {
-                    let _ = writeln!(w, "      {store}");
+                lines.push(if t.exact {
+                    format!("      {store}")
                 } else {
-                    let _ = writeln!(w, "      if r < M && {vc} * 4u < N {{ {store} }}");
-                }
+                    format!("      if r < M && {vc} * 4u < N {{ {store} }}")
+                });
             } else {
                 for e in 0..4 {
                     let col = format!("({vc} * 4u + {e}u)");
                     let value = finish(&format!("acc_{i}_{j}[{e}]"), &format!("bias[{col}]"));
-                    let _ = writeln!(
-                        w,
+                    lines.push(format!(
                         "      if r < M && {col} < N {{ c[r * N + {col}] = {value}; }}"
-                    );
+                    ));
                 }
             }
         }
-        let _ = writeln!(w, "    }}");
+        lines.push("    }".into());
     }
-    s.push_str("}\n");
-    s
+    lines
 }
