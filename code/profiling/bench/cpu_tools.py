@@ -235,8 +235,13 @@ def heaptrack(args, side, tmp):
     if data is None:
         sys.exit(f"heaptrack wrote no {base}.*")
     print_cmd = ["heaptrack_print", "-f", data, "-a", "0", "-T", "0", "-p", "1", "-n", "8",
-                 "-s", "1"]
-    lines = [clean(l, args.workload) for l in run(print_cmd).stdout.splitlines()]
+                 "-s", "1", "-l", "1"]
+    text = run(print_cmd).stdout
+    # heaptrack_print leaves symbols in Rust's v0 mangling (`_RNv...`) as they are; binutils'
+    # c++filt spells them out, and the crate's disambiguator (`std[0123abcd...]`) is cut.
+    text = run(["c++filt"], input=text).stdout
+    text = re.sub(r"\[[0-9a-f]{16}\]", "", text)
+    lines = [clean(l, args.workload) for l in text.splitlines()]
     kept = ["PEAK MEMORY CONSUMERS"]
     # Each peak: its line, the allocating function, and the first caller line with its frame.
     for i, line in enumerate(lines):
@@ -249,6 +254,11 @@ def heaptrack(args, side, tmp):
                           None)
             if caller is not None and caller + 1 < len(lines):
                 kept += [lines[caller], lines[caller + 1]]
+    # Each leak: its line and the allocating function.
+    kept += ["", "MEMORY LEAKS"]
+    for i, line in enumerate(lines):
+        if re.match(r"\S+ leaked over \d+ calls from$", line):
+            kept += [line, lines[i + 1]]
     kept.append("")
     for line in lines:
         if re.match(r"(calls to allocation|temporary memory|peak heap|peak RSS|total memory "
@@ -258,7 +268,8 @@ def heaptrack(args, side, tmp):
     side.write(
         "profiling_heaptrack",
         "heaptrack on three graph runs of the workload: heaptrack_print's peak memory consumers "
-        "(allocating function and first caller) and its summary.",
+        "(allocating function and first caller), its leaks (allocating function) and its "
+        "summary.",
         [" ".join(cmd).replace(base, "heaptrack.profiling_workload").replace(
             args.workload, "profiling_workload"),
          " ".join(print_cmd).replace(data, os.path.basename(data))],
