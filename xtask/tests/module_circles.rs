@@ -407,14 +407,6 @@ const KNOWN_CIRCLES: &[(&str, &str)] = &[
         "ex_m3_prune_2_4 (ex_m3_prune_2_4): lib.rs ↔ sparse24.rs",
         "the exercise's lib.rs holds the error type and calls the student's file",
     ),
-    (
-        "quantization (quantization_figures): bits.rs ↔ coop_matrix.rs ↔ cpu_energy.rs ↔ energy.rs ↔ gemm.rs ↔ gemm_layout.rs ↔ main.rs ↔ narrowed.rs ↔ point_cloud.rs ↔ pruning.rs ↔ quant_linear.rs ↔ small_formats.rs ↔ sparse.rs ↔ sparse_tuned.rs",
-        "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
-    ),
-    (
-        "quantization (quantization_practice_figures): main.rs ↔ noise.rs ↔ outliers.rs ↔ schemes.rs",
-        "a figure program: main.rs dispatches to its parts, which call its sidecar helper",
-    ),
 ];
 
 #[cfg(test)]

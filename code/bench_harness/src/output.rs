@@ -78,7 +78,10 @@ pub struct Sidecar {
     pub figure: String,
     pub description: String,
     pub machine: MachineInfo,
-    /// The adapter report as JSON (from `gpu_context::AdapterReport::to_json`), for GPU figures.
+    /// The adapter that ran a GPU figure, as the JSON value its report serialises to
+    /// ([`Sidecar::set_adapter`]); `null` for a CPU figure.
+    pub adapter: serde_json::Value,
+    /// The adapter report as JSON text; being replaced by [`Sidecar::set_adapter`].
     pub adapter_json: Option<String>,
     pub notes: Vec<String>,
     /// The source file that built this sidecar: the figure program's code, repository-relative.
@@ -130,11 +133,44 @@ impl Sidecar {
             figure: figure.to_owned(),
             description: description.to_owned(),
             machine: MachineInfo::detect(),
+            adapter: serde_json::Value::Null,
             adapter_json: None,
             notes: Vec::new(),
             program: std::panic::Location::caller().file().replace('\\', "/"),
             files: Vec::new(),
         }
+    }
+
+    /// Records the adapter that ran the figure: any report that serialises to a JSON object
+    /// (`gpu_context::AdapterReport`), kept as a value, so the sidecar never parses JSON text.
+    pub fn set_adapter<A: serde::Serialize + ?Sized>(&mut self, adapter: &A) {
+        self.adapter = serde_json::to_value(adapter)
+            .expect("an adapter report is plain data and always serialises");
+    }
+
+    /// The sidecar with the adapter that ran the figure ([`Sidecar::set_adapter`]), when there
+    /// is one: `None` leaves a CPU figure's `adapter` null.
+    #[must_use]
+    pub fn with_adapter<A: serde::Serialize>(mut self, adapter: Option<&A>) -> Self {
+        if let Some(adapter) = adapter {
+            self.set_adapter(adapter);
+        }
+        self
+    }
+
+    /// The sidecar with these notes (what a reader needs to know to read the figure).
+    #[must_use]
+    pub fn with_notes(mut self, notes: Vec<String>) -> Self {
+        self.notes = notes;
+        self
+    }
+
+    /// The sidecar listing the files its figure wrote beside it, when they are not the usual
+    /// `<figure>.csv` and `<figure>.svg`.
+    #[must_use]
+    pub fn with_files(mut self, files: &[String]) -> Self {
+        self.files = files.to_vec();
+        self
     }
 
     pub fn record(&self) -> SidecarRecord {
@@ -157,11 +193,12 @@ impl Sidecar {
             })
             .collect();
         let git = git_state();
-        let adapter = self
-            .adapter_json
-            .as_deref()
-            .and_then(|a| serde_json::from_str(a).ok())
-            .unwrap_or(serde_json::Value::Null);
+        let adapter = match (&self.adapter, self.adapter_json.as_deref()) {
+            (serde_json::Value::Null, Some(text)) => {
+                serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
+            }
+            (value, _) => value.clone(),
+        };
         let state = run_state();
         SidecarRecord {
             figure: self.figure.clone(),
@@ -237,6 +274,33 @@ mod tests {
             "{}",
             back.date
         );
+    }
+
+    #[derive(serde::Serialize)]
+    struct Report {
+        name: &'static str,
+        timestamps: bool,
+    }
+
+    #[test]
+    fn sidecar_keeps_the_adapter_as_a_value_with_its_notes_and_files() {
+        let report = Report {
+            name: "llvmpipe, \"quoted\"",
+            timestamps: false,
+        };
+        let sidecar = Sidecar::new("demo", "a test")
+            .with_adapter(Some(&report))
+            .with_notes(vec!["one note".into()])
+            .with_files(&["demo_b1.svg".into()]);
+        let back: SidecarRecord = serde_json::from_str(&sidecar.to_json()).unwrap();
+        assert_eq!(
+            back.adapter,
+            serde_json::json!({"name": "llvmpipe, \"quoted\"", "timestamps": false})
+        );
+        assert_eq!(back.notes, ["one note"]);
+        assert_eq!(back.files, ["demo_b1.svg"]);
+        let cpu = Sidecar::new("demo", "a CPU figure").with_adapter(None::<&Report>);
+        assert_eq!(cpu.record().adapter, serde_json::Value::Null);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use quantization::fake_quant::{Granularity, fake_quantize};
 use quantization::group4::Group4Weights;
 use quantization::model::{Mlp, accuracy, held_out_spirals, shipped};
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 /// The test set: 6000 points whose places along the arms the model never saw (the set the
 /// inference page checks the model on).

@@ -7,7 +7,7 @@ use gpu_context::GpuContext;
 use quantization::coop_matrix::{CoopGpu, Prepared, check_exact, reference, small_integer_matrix};
 use quantization::gemm::{GemmKind, TileLayout};
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 /// Five timed submissions of `reps` products each, sorted (seconds per product).
 fn samples(gpu: &CoopGpu, p: &Prepared, reps: usize) -> anyhow::Result<Vec<f64>> {

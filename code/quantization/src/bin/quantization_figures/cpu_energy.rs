@@ -9,7 +9,7 @@ use bench_harness::{Csv, FigureArgs, figures_dir};
 use quantization::rapl;
 use rayon::prelude::*;
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 /// Each probe row: what was looked for, where, whether it is there, and what was found.
 fn probe_rows(found: &rapl::Probe) -> Vec<[String; 4]> {

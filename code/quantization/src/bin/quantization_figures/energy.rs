@@ -5,7 +5,7 @@ use gpu_context::GpuContext;
 use quantization::energy::EnergyMeter;
 use quantization::gemm::{GemmKind, GemmOnDevice, TileLayout};
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 /// The "model": one 4096×4096 layer (the size of a small language model's projection).
 const WIDTH: usize = 4096;

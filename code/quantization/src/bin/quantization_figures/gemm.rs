@@ -2,7 +2,7 @@ use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
 use gpu_context::GpuContext;
 use quantization::gemm::{GemmKind, GemmOnDevice};
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 // ANCHOR: gemm_sweep
 /// Square products n×n·n×n; each point is the median of several timed submissions, each

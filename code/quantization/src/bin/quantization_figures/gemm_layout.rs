@@ -4,7 +4,7 @@ use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
 use gpu_context::GpuContext;
 use quantization::gemm::{GemmKind, GemmOnDevice, TileLayout};
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let sizes: &[usize] = if args.quick {

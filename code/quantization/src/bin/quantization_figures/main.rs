@@ -23,6 +23,7 @@ mod energy;
 mod gemm;
 mod gemm_layout;
 mod narrowed;
+mod output;
 mod point_cloud;
 mod pruning;
 mod quant_linear;
@@ -31,7 +32,7 @@ mod sparse;
 mod sparse_tuned;
 
 use anyhow::Context;
-use bench_harness::{FigureArgs, Sidecar};
+use bench_harness::FigureArgs;
 use gpu_context::{GpuContext, Requirements, wgpu};
 
 const PARTS: &[&str] = &[
@@ -51,11 +52,6 @@ const PARTS: &[&str] = &[
     "narrowed-cpu",
 ];
 
-/// File names carry the machine label when one is given (`quant_h100_gemm`).
-fn figure_name(args: &FigureArgs, name: &str) -> String {
-    args.figure_name("quant", name)
-}
-
 /// f16 when the adapter offers it, without it otherwise.
 fn open_gpu() -> anyhow::Result<GpuContext> {
     let f16 = Requirements {
@@ -65,13 +61,6 @@ fn open_gpu() -> anyhow::Result<GpuContext> {
     GpuContext::with_requirements(&f16)
         .or_else(|_| GpuContext::new())
         .context("the GPU parts need an adapter (lavapipe will do for a smoke test)")
-}
-
-fn sidecar(name: &str, description: &str, ctx: Option<&GpuContext>, notes: Vec<String>) -> Sidecar {
-    let mut s = Sidecar::new(name, description);
-    s.adapter_json = ctx.map(|c| c.report().to_json());
-    s.notes = notes;
-    s
 }
 
 fn main() -> anyhow::Result<()> {

@@ -8,8 +8,8 @@ use computational_graphs::tensor::Tensor2D;
 use quantization::prune::prune_magnitude;
 use quantization::sparse::{Csr, Weights};
 
-use super::sparse_tuned::{PanelledDense, thread_counts};
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
+use crate::sparse_tuned::{PanelledDense, thread_counts};
 
 /// Shares of the neurons removed: 2048 columns become 2048, 1024, 512, 256 and 128.
 const SPARSITIES: [f64; 5] = [0.0, 0.5, 0.75, 0.875, 0.9375];

@@ -1,7 +1,7 @@
 use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
 use quantization::specialisations::point_cloud::{quantisation_error, scene};
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 /// Position error of the seeded test scene quantised with 8 to 16 bits per axis, beside the
 /// formulas (computed, not timed: the same numbers on every machine).

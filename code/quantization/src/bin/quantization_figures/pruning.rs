@@ -9,7 +9,7 @@ use quantization::model::{
 };
 use rayon::prelude::*;
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 // ANCHOR: setup
 /// Three arms of two turns each, with noise: hard enough that the model needs its width.

@@ -9,7 +9,7 @@ use computational_graphs::tensor::Tensor2D;
 use gpu_context::GpuContext;
 use quantization::ops::{DotKind, QuantLinear, RowQuant};
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 /// Median seconds per layer call and the output of one call.
 fn time_kernel(

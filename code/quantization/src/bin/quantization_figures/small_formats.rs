@@ -3,7 +3,7 @@ use quantization::specialisations::{
     octahedral_max_error_degrees, rgb9e5_round_trip, unsigned_small_float_round_trip,
 };
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 /// The directions per half-turn of the grid that the octahedral error is searched over.
 const GRID_STEPS: usize = 180;

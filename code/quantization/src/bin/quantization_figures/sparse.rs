@@ -8,7 +8,7 @@ use quantization::ops::SparseLinear;
 use quantization::prune::{prune_2_4, prune_magnitude};
 use quantization::sparse::{Csr, Sparse24, Weights};
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 const SPARSITIES: [f64; 7] = [0.0, 0.5, 0.75, 0.875, 0.95, 0.98, 0.99];
 

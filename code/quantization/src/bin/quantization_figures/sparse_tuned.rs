@@ -10,7 +10,7 @@ use quantization::prune::{prune_2_4, prune_magnitude};
 use quantization::sparse::{Csr, Sparse24, Weights};
 use rayon::prelude::*;
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 const SPARSITIES: [f64; 7] = [0.5, 0.75, 0.875, 0.95, 0.98, 0.99, 0.995];
 /// Columns per panel of the tuned dense product: 16 panels of a 2048-wide layer.

@@ -9,24 +9,12 @@
 
 mod noise;
 mod outliers;
+mod output;
 mod schemes;
 
-use bench_harness::{FigureArgs, Sidecar};
+use bench_harness::FigureArgs;
 
 const PARTS: &[&str] = &["noise", "schemes", "outliers"];
-
-/// File names carry the machine label when one is given (`quant_vm2core_noise`).
-fn figure_name(args: &FigureArgs, name: &str) -> String {
-    args.figure_name("quant", name)
-}
-
-/// A sidecar naming the files its figure wrote beside it.
-fn sidecar(name: &str, description: &str, notes: Vec<String>, files: &[String]) -> Sidecar {
-    let mut s = Sidecar::new(name, description);
-    s.notes = notes;
-    s.files = files.to_vec();
-    s
-}
 
 fn run(args: &FigureArgs) -> anyhow::Result<()> {
     args.start(PARTS)?;

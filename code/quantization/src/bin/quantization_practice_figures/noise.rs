@@ -5,7 +5,7 @@ use quantization::fake_quant::Granularity;
 use quantization::model::shipped;
 use quantization::noise::{Noise, gaussian, measure};
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 /// The ways of choosing the ranges that the figure compares.
 const SETTINGS: [(Granularity, Calibration, &str); 3] = [

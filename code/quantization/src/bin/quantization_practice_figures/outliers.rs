@@ -2,7 +2,7 @@ use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
 use quantization::noise::gaussian;
 use quantization::outliers::{Method, activations_with_outlier, measure};
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 /// The ways of quantizing the layer that the figure compares.
 const METHODS: [(Method, &str); 5] = [

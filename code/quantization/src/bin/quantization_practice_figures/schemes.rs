@@ -12,7 +12,7 @@ use quantization::qat::train_quantization_aware;
 use quantization::weight_schemes::{WeightScheme, model_bytes_per_weight, quantize_model};
 use rayon::prelude::*;
 
-use super::{figure_name, sidecar};
+use crate::output::{figure_name, sidecar};
 
 // ANCHOR: setup
 /// Three arms of three turns each: a wide model needs most of its weights to separate them.
