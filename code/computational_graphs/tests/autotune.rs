@@ -5,8 +5,8 @@ mod common;
 
 use common::assert_close;
 use computational_graphs::compiler::autotune::{
-    AdapterKey, AutotuneSettings, Autotuner, CacheFileError, Entry, KernelConfig, ShapeKey, Source,
-    TuneCache, search_space, trial::Trial,
+    AdapterKey, AutotuneSettings, Autotuner, CacheFileError, Entry, KernelConfig, LinearKernel,
+    ShapeKey, Source, TuneCache, search_space, trial::Trial,
 };
 use computational_graphs::compiler::{LinearKernels, Options, compile_with};
 use computational_graphs::graph::{GraphBuilder, OpList, validate};
@@ -52,7 +52,7 @@ fn every_configuration_matches_the_cpu(m: usize, k: usize, n: usize, epilogue: E
     let trial = Trial::new(&ctx, shape).unwrap();
     for config in search_space() {
         let verdict = trial
-            .check(&ctx, &config.tuning(m, k, n, epilogue))
+            .check_kernel(&ctx, &config.kernel(m, k, n, epilogue))
             .unwrap();
         assert!(verdict.is_ok(), "{shape:?} {config:?}: {:?}", verdict.err());
     }
@@ -132,7 +132,10 @@ fn software_adapters_get_the_heuristic_unless_tuning_is_asked_for() {
         epilogue: Epilogue::Bias,
     };
     let chosen = tuner.choose(&ctx, shape).unwrap();
-    assert_eq!(chosen, linear_tuning(64, 64, 64, Epilogue::Bias));
+    assert_eq!(
+        chosen,
+        LinearKernel::Tiled(linear_tuning(64, 64, 64, Epilogue::Bias))
+    );
     assert_eq!(tuner.records[0].source, Source::Heuristic);
     assert!(tuner.cache().is_empty());
 }
@@ -158,6 +161,7 @@ fn the_cache_never_serves_another_adapter_or_shape() {
         vec_cols: 1,
         bk: 8,
         prefetch: false,
+        split_k: 1,
     };
     let mut cache = TuneCache::default();
     cache.insert(Entry {
@@ -273,8 +277,15 @@ fn a_configuration_the_device_cannot_run_is_refused_before_compiling() {
         vec_cols: 1,
         bk: 16,
         prefetch: true,
+        split_k: 1,
     };
     assert!(too_wide.unusable(&limits).is_some());
+    let no_slices = KernelConfig {
+        threads: (8, 8),
+        split_k: 0,
+        ..too_wide
+    };
+    assert!(no_slices.unusable(&limits).is_some());
     let three_rows = KernelConfig {
         rows: 3,
         threads: (8, 8),
@@ -303,8 +314,121 @@ fn candidates_start_with_the_heuristic_and_leave_out_blocks_larger_than_the_prod
             assert!(!list[..i].contains(c), "{c:?} twice");
         }
     }
-    // At 1024² every configuration of the search space fits (the heuristic's is one of them).
+    // At 1024² every single-pass configuration of the search space fits (the heuristic's is one
+    // of them); of split-K, only the 128×128 blocks are too few (64) to fill a large GPU.
     let big = linear_tuning(1024, 1024, 1024, Epilogue::Bias);
     let all = computational_graphs::compiler::autotune::candidates(1024, 1024, 1024, &big);
-    assert_eq!(all.len(), search_space().len());
+    let single = search_space().iter().filter(|c| c.split_k == 1).count();
+    assert_eq!(all.iter().filter(|c| c.split_k == 1).count(), single);
+    assert!(
+        all.iter()
+            .filter(|c| c.split_k > 1)
+            .all(|c| c.block() == (128, 128))
+    );
 }
+
+#[test]
+fn split_k_is_a_candidate_only_where_the_blocks_are_too_few() {
+    use computational_graphs::compiler::autotune::candidates;
+    // Tall-skinny (k far larger than m·n) and small shapes: a handful of blocks.
+    for (m, k, n) in [(4, 512, 8), (64, 64, 64), (256, 256, 256)] {
+        let list = candidates(m, k, n, &linear_tuning(m, k, n, Epilogue::Bias));
+        let split: Vec<_> = list.iter().filter(|c| c.split_k > 1).collect();
+        assert!(!split.is_empty(), "{m}×{k}×{n}: no split-K candidate");
+        for c in split {
+            let (bm, bn) = c.block();
+            let blocks = m.div_ceil(bm as usize) * n.div_ceil(bn as usize);
+            assert!(blocks < 128, "{m}×{k}×{n}: {c:?} has {blocks} blocks");
+            assert!(k >= 2 * 16 * c.split_k as usize, "{m}×{k}×{n}: {c:?}");
+        }
+    }
+    // Enough blocks already, or too little k to cut.
+    for (m, k, n) in [(2048, 2048, 2048), (64, 8, 64)] {
+        let list = candidates(m, k, n, &linear_tuning(m, k, n, Epilogue::Bias));
+        assert!(list.iter().all(|c| c.split_k == 1), "{m}×{k}×{n}");
+    }
+}
+
+#[test]
+fn tuning_a_tall_skinny_shape_checks_its_split_k_candidates() {
+    let ctx = GpuContext::for_tests();
+    let mut tuner = Autotuner::new(&ctx, tuning_everywhere(None)).unwrap();
+    let shape = ShapeKey {
+        m: 3,
+        k: 300,
+        n: 5,
+        epilogue: Epilogue::BiasRelu,
+    };
+    tuner.choose(&ctx, shape).unwrap();
+    let record = &tuner.records[0];
+    assert_eq!(record.source, Source::Tuned);
+    let split = computational_graphs::compiler::autotune::candidates(
+        3,
+        300,
+        5,
+        &linear_tuning(3, 300, 5, Epilogue::BiasRelu),
+    )
+    .into_iter()
+    .filter(|c| c.split_k > 1)
+    .count();
+    assert!(split >= 3, "{split} split-K candidates");
+    assert!(record.rejected.is_empty(), "{:?}", record.rejected);
+}
+
+// ANCHOR: split_k_graph
+/// A winner from the cache file that splits k: the graph runs two dispatches per Linear (the
+/// slices, then their sum with the epilogue) and still agrees with the CPU.
+#[test]
+fn a_split_k_winner_runs_as_two_dispatches_and_agrees_with_the_cpu() {
+    let ctx = GpuContext::for_tests();
+    let (rows, cols) = (3, 70);
+    let split = KernelConfig {
+        threads: (8, 4),
+        rows: 4,
+        vec_cols: 1,
+        bk: 16,
+        prefetch: false,
+        split_k: 4,
+    };
+    let mut cache = TuneCache::default();
+    for epilogue in [Epilogue::Bias, Epilogue::BiasRelu] {
+        cache.insert(Entry {
+            adapter: AdapterKey::of(&ctx),
+            shape: ShapeKey {
+                m: rows,
+                k: cols,
+                n: cols,
+                epilogue,
+            },
+            config: split,
+            median_us: 1.0,
+        });
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tuning.json");
+    cache.save(&path).unwrap();
+    let mut tuner = Autotuner::new(&ctx, tuning_everywhere(Some(path))).unwrap();
+    let (list, x) = two_linears(rows, cols);
+    let graph = validate(&list).unwrap();
+    let inputs = [x];
+    let want = &cpu_reference(&graph, &inputs).unwrap()[0];
+    let compiled = compile_with(
+        &ctx,
+        &graph,
+        Options::default(),
+        LinearKernels::Autotuned(&mut tuner),
+    )
+    .unwrap();
+    assert!(tuner.records.iter().all(|r| r.source == Source::Cache));
+    assert_eq!(
+        compiled.program.dispatch_count(),
+        4,
+        "two Linears, two dispatches each"
+    );
+    // Twice: the second run reuses the scratch buffer of partial products.
+    for _ in 0..2 {
+        let got = &compiled.program.run(&ctx, &inputs).unwrap()[0];
+        assert_close(got, want, "split-K Linears");
+    }
+}
+// ANCHOR_END: split_k_graph

@@ -58,7 +58,8 @@ impl GpuProgram {
     }
 
     /// Wires up transfers around the given compute dispatches. `dispatches` pairs each dispatch
-    /// with the node it runs at (a fused kernel runs at its last node; the others get none);
+    /// with the node it runs at (a fused kernel runs at its last node; the others get none; a
+    /// node with several dispatches, such as a split-K Linear, runs them in the given order);
     /// transfer nodes become uploads, device copies and read-backs.
     pub fn new(
         ctx: &GpuContext,
@@ -67,9 +68,10 @@ impl GpuProgram {
         dispatches: Vec<(usize, Dispatch)>,
     ) -> Result<Self, Error> {
         let inputs = graph.inputs();
-        let mut at_node: Vec<Option<Dispatch>> = (0..graph.nodes().len()).map(|_| None).collect();
+        let mut at_node: Vec<Vec<Dispatch>> =
+            (0..graph.nodes().len()).map(|_| Vec::new()).collect();
         for (node, d) in dispatches {
-            at_node[node] = Some(d);
+            at_node[node].push(d);
         }
         let (mut steps, mut uploads, mut downloads) = (Vec::new(), Vec::new(), Vec::new());
         for (index, node) in graph.nodes().iter().enumerate() {
@@ -96,11 +98,11 @@ impl GpuProgram {
                     let readback = ReadbackBuffer::new(ctx, (b.rows * b.cols * 4) as u64)?;
                     downloads.push((from, b.rows, b.cols, readback));
                 }
-                _ => {
-                    if let Some(d) = at_node[index].take() {
-                        steps.push(Step::Dispatch(d));
-                    }
-                }
+                _ => steps.extend(
+                    std::mem::take(&mut at_node[index])
+                        .into_iter()
+                        .map(Step::Dispatch),
+                ),
             }
         }
         Ok(Self {

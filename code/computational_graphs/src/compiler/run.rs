@@ -2,7 +2,7 @@
 
 use gpu_context::GpuContext;
 
-use super::autotune::{Autotuner, ShapeKey};
+use super::autotune::{Autotuner, LinearBuffers, LinearKernel, ShapeKey};
 use super::codegen::{GeneratedKernel, Options, generate};
 use super::lower::{KernelIr, OpCode, lower, merge_elementwise};
 use crate::Error;
@@ -10,7 +10,6 @@ use crate::backend::custom_dispatch;
 use crate::backend::gpu_program::GpuProgram;
 use crate::graph::{NodeKind, VerifiedGraph};
 use crate::matmul_ladder::tuned::Epilogue;
-use crate::matmul_ladder::{tuned_grid, tuned_pipeline};
 use crate::ops::gpu::{Dispatch, linear_tuning};
 
 /// A graph compiled to generated kernels, ready to run.
@@ -33,8 +32,9 @@ pub fn compile(
 // ANCHOR: compile_choosing
 /// Like [`compile`], but every kernel that is a Linear with its bias (and ReLU) runs on the
 /// tuned matmul chosen for its shape by [`linear_tuning`], the bias and ReLU as its epilogue.
-/// Element-wise op codes are merged first, so a ReLU after a Linear still costs no dispatch;
-/// kernels with a row reduction (softmax) keep their generated code.
+/// Element-wise op codes are merged first, so a ReLU after a Linear still costs no dispatch.
+/// A Linear that carries a softmax is cut in two ([`split_softmax`]): the tuned matmul, then
+/// the generated row kernel in place on its output.
 pub fn compile_choosing_kernels(
     ctx: &GpuContext,
     graph: &VerifiedGraph,
@@ -71,6 +71,33 @@ fn as_linear(ir: &KernelIr) -> Option<(Vec<usize>, usize, Epilogue)> {
     }
 }
 // ANCHOR_END: compile_choosing
+
+// ANCHOR: split_softmax
+/// A Linear (with ReLUs) that carries a row softmax, cut in two: the Linear alone, which a tuned
+/// matmul can run, and the softmax in place on its output. Fused, the product would run inside
+/// the row kernel (one workgroup per row, no tiles), far slower than a tuned matmul on any but
+/// the smallest shapes; the cut costs one more dispatch and one round trip of the output.
+fn split_softmax(ir: &KernelIr) -> Option<(KernelIr, KernelIr)> {
+    let first_reduction = ir.ops.iter().position(OpCode::is_row_reduction)?;
+    let Some(&OpCode::Store { buffer }) = ir.ops.last() else {
+        return None;
+    };
+    let mut linear_ops = ir.ops[..first_reduction].to_vec();
+    linear_ops.push(OpCode::Store { buffer });
+    let linear = KernelIr {
+        ops: linear_ops,
+        ..ir.clone()
+    };
+    as_linear(&linear)?;
+    let mut softmax_ops = vec![OpCode::Load { buffer }];
+    softmax_ops.extend_from_slice(&ir.ops[first_reduction..]);
+    let softmax = KernelIr {
+        ops: softmax_ops,
+        ..ir.clone()
+    };
+    Some((linear, softmax))
+}
+// ANCHOR_END: split_softmax
 
 // ANCHOR: linear_kernels
 /// What runs a kernel that is exactly a Linear (with its bias and ReLUs).
@@ -121,11 +148,21 @@ pub fn compile_with(
             ));
         }
     }
-    for (ir, k) in kernels.iter().zip(&generated) {
-        let linear = as_linear(ir).filter(|_| !matches!(linears, LinearKernels::Generated));
-        let (pipeline, bound_ids, workgroups) = match linear {
+    // Choose every Linear's kernel first: split-K kernels share one scratch buffer (dispatches
+    // run one after the other), as large as the largest of them needs.
+    let mut chosen = Vec::with_capacity(kernels.len());
+    let mut softmaxes = Vec::with_capacity(kernels.len());
+    for ir in &kernels {
+        let split = split_softmax(ir).filter(|_| !matches!(linears, LinearKernels::Generated));
+        let (ir, softmax) = match split {
+            Some((linear, softmax)) => (linear, Some(softmax)),
+            None => (ir.clone(), None),
+        };
+        softmaxes.push(softmax);
+        let linear = as_linear(&ir).filter(|_| !matches!(linears, LinearKernels::Generated));
+        chosen.push(match linear {
             Some((ids, depth, epilogue)) => {
-                let t = match &mut linears {
+                let kernel = match &mut linears {
                     LinearKernels::Autotuned(tuner) => {
                         let shape = ShapeKey {
                             m: ir.rows,
@@ -135,34 +172,68 @@ pub fn compile_with(
                         };
                         tuner.choose(ctx, shape)?
                     }
-                    _ => linear_tuning(ir.rows, depth, ir.cols, epilogue),
+                    _ => LinearKernel::Tiled(linear_tuning(ir.rows, depth, ir.cols, epilogue)),
                 };
-                let grid = tuned_grid(ctx, &t, ir.rows, depth, ir.cols)?;
-                // The program's buffers hold exactly the verified shapes (see tuned_pipeline).
-                let pipeline = tuned_pipeline(ctx, "tuned linear", &t, ir.rows, depth, ir.cols)?;
-                (pipeline, ids, grid)
+                Some((ids, depth, kernel))
             }
-            // Identical sources (same shapes, same op codes) share one compiled pipeline.
-            None => (
-                ctx.cached_pipeline("generated", &k.source, "main")?,
-                k.buffers.clone(),
-                k.workgroups,
-            ),
-        };
-        let bound: Vec<_> = bound_ids
-            .iter()
-            .map(|&b| buffers[b].as_ref().expect("allocated"))
-            .collect();
-        let bind_group = ctx.bind_buffers(&pipeline, &bound);
-        dispatches.push((
-            k.at,
-            Dispatch {
-                label: "generated".into(),
-                pipeline,
-                bind_group,
-                workgroups,
-            },
-        ));
+            None => None,
+        });
+    }
+    let scratch_floats = chosen
+        .iter()
+        .flatten()
+        .map(|(_, _, kernel)| kernel.scratch_floats())
+        .max()
+        .unwrap_or(0);
+    let scratch = (scratch_floats > 0)
+        .then(|| ctx.storage_buffer("split-K partial products", (scratch_floats * 4) as u64))
+        .transpose()?;
+    let bound = |id: usize| buffers[id].as_ref().expect("allocated");
+    for (((ir, k), choice), softmax) in kernels.iter().zip(&generated).zip(chosen).zip(softmaxes) {
+        match choice {
+            Some((ids, depth, kernel)) => {
+                let linear_buffers = LinearBuffers {
+                    a: bound(ids[0]),
+                    b: bound(ids[1]),
+                    bias: Some(bound(ids[2])),
+                    c: bound(ids[3]),
+                    scratch: scratch.as_ref(),
+                };
+                for d in kernel.dispatches(ctx, (ir.rows, depth, ir.cols), &linear_buffers)? {
+                    dispatches.push((k.at, d));
+                }
+                if let Some(softmax) = softmax {
+                    let row = generate(&softmax, options)?;
+                    let pipeline = ctx.cached_pipeline("generated softmax", &row.source, "main")?;
+                    let bound: Vec<_> = row.buffers.iter().map(|&b| bound(b)).collect();
+                    let bind_group = ctx.bind_buffers(&pipeline, &bound);
+                    dispatches.push((
+                        k.at,
+                        Dispatch {
+                            label: "generated softmax".into(),
+                            pipeline,
+                            bind_group,
+                            workgroups: row.workgroups,
+                        },
+                    ));
+                }
+            }
+            None => {
+                // Identical sources (same shapes, same op codes) share one compiled pipeline.
+                let pipeline = ctx.cached_pipeline("generated", &k.source, "main")?;
+                let bound: Vec<_> = k.buffers.iter().map(|&b| bound(b)).collect();
+                let bind_group = ctx.bind_buffers(&pipeline, &bound);
+                dispatches.push((
+                    k.at,
+                    Dispatch {
+                        label: "generated".into(),
+                        pipeline,
+                        bind_group,
+                        workgroups: k.workgroups,
+                    },
+                ));
+            }
+        }
     }
     let program = GpuProgram::new(ctx, graph, buffers, dispatches)?;
     Ok(CompiledGraph {

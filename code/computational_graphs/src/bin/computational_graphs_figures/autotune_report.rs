@@ -71,13 +71,18 @@ pub fn write(
             rejected: r.rejected.len(),
             tuning_ms: round_to(r.tuning_time.as_secs_f64() * 1e3, 1),
             winner: format!(
-                "threads {}x{}, {}x{} per invocation, k-step {}{}",
+                "threads {}x{}, {}x{} per invocation, k-step {}{}{}",
                 c.threads.0,
                 c.threads.1,
                 c.rows,
                 4 * c.vec_cols,
                 c.bk,
-                if c.prefetch { ", prefetch" } else { "" }
+                if c.prefetch { ", prefetch" } else { "" },
+                if c.split_k > 1 {
+                    format!(", split-K {}", c.split_k)
+                } else {
+                    String::new()
+                }
             ),
             winner_block: format!("{bm}x{bn}"),
             winner_us: us(r.winner_s),

@@ -3,10 +3,12 @@
 //! A configuration is the part of a [`Tuning`] that is a free choice: the workgroup's shape,
 //! the block of C each invocation computes, the k-step and whether to prefetch. Whether the
 //! kernel reads vec4s and drops its edge tests follows from the shape ([`Tuning::for_shape`]),
-//! and the epilogue from the graph, so neither is tuned.
+//! and the epilogue from the graph, so neither is tuned. A configuration with `split_k` above 1
+//! runs the [`split_k`](super::split_k) kernel instead of the ladder's.
 
 use gpu_context::wgpu;
 
+use super::split_k::{LinearKernel, SplitK};
 use crate::matmul_ladder::tuned::{Epilogue, Tuning};
 
 // ANCHOR: config
@@ -22,8 +24,17 @@ pub struct KernelConfig {
     /// Steps of k per tile.
     pub bk: u32,
     pub prefetch: bool,
+    /// Slices of k computed by separate workgroups and added up by a second dispatch; 1 is
+    /// the ladder's kernel in one dispatch.
+    #[serde(default = "one_slice")]
+    pub split_k: u32,
 }
 // ANCHOR_END: config
+
+/// Cache files written before split-K existed hold single-pass configurations.
+fn one_slice() -> u32 {
+    1
+}
 
 impl KernelConfig {
     /// The configuration inside a tuning (the inverse of [`KernelConfig::tuning`]).
@@ -34,6 +45,23 @@ impl KernelConfig {
             vec_cols: t.vec_cols,
             bk: t.bk,
             prefetch: t.prefetch,
+            split_k: 1,
+        }
+    }
+
+    /// The kernel for an m×k · k×n product: split-K when the configuration asks for slices,
+    /// else the ladder's tiled kernel ([`KernelConfig::tuning`]).
+    pub fn kernel(self, m: usize, k: usize, n: usize, epilogue: Epilogue) -> LinearKernel {
+        if self.split_k > 1 {
+            LinearKernel::SplitK(SplitK {
+                config: self,
+                m,
+                k,
+                n,
+                epilogue,
+            })
+        } else {
+            LinearKernel::Tiled(self.tuning(m, k, n, epilogue))
         }
     }
 
@@ -73,6 +101,11 @@ impl KernelConfig {
         let tile_bytes = 16 * u64::from(self.bk) * ((bm / 4 + 1) + bn / 4);
         if tx == 0 || ty == 0 || self.vec_cols == 0 || self.bk == 0 || self.rows == 0 {
             Some("every size must be at least 1".into())
+        } else if self.split_k == 0 || self.split_k > 64 {
+            Some(format!(
+                "{} slices of k: give between 1 and 64",
+                self.split_k
+            ))
         } else if !self.rows.is_multiple_of(4) || self.rows > 16 || self.vec_cols > 4 {
             Some("rows must be 4, 8, 12 or 16 and vec_cols at most 4".into())
         } else if self.bk > 64 {
@@ -122,13 +155,52 @@ pub fn search_space() -> Vec<KernelConfig> {
                 vec_cols,
                 bk,
                 prefetch,
+                split_k: 1,
             };
             if prefetch || c.block().0 * c.block().1 >= 64 * 128 {
                 out.push(c);
             }
         }
     }
+    out.extend(split_k_space());
     out
+}
+
+/// Split-K configurations: blocks of 128×128, 64×64 and 16×32 (scalar reads, k-step 16), k cut
+/// into 2, 4 or 8 slices.
+pub fn split_k_space() -> Vec<KernelConfig> {
+    let mut out = Vec::new();
+    for (threads, rows, vec_cols) in [((16, 16), 8, 2), ((16, 16), 4, 1), ((8, 4), 4, 1)] {
+        for split_k in [2, 4, 8] {
+            out.push(KernelConfig {
+                threads,
+                rows,
+                vec_cols,
+                bk: 16,
+                prefetch: false,
+                split_k,
+            });
+        }
+    }
+    out
+}
+
+/// Fewer workgroups than this leave part of a large GPU idle (an H100 or H200 has 132
+/// multiprocessors), so split-K is worth a try below it.
+const FEW_WORKGROUPS: usize = 128;
+
+/// Whether splitting k is worth timing for this shape and configuration: the product alone
+/// would run on too few workgroups, each slice keeps at least two k-steps of work, and the
+/// slices together stay within a few waves of workgroups.
+fn split_k_fits(c: &KernelConfig, m: usize, k: usize, n: usize) -> bool {
+    let (bm, bn) = c.block();
+    let blocks = m.div_ceil(bm as usize) * n.div_ceil(bn as usize);
+    let slices = c.split_k as usize;
+    bm as usize <= m.next_power_of_two().max(16)
+        && bn as usize <= n.next_power_of_two().max(32)
+        && blocks < FEW_WORKGROUPS
+        && k >= slices * 2 * c.bk as usize
+        && blocks * slices <= 8 * FEW_WORKGROUPS
 }
 
 // ANCHOR: candidates
@@ -137,8 +209,12 @@ pub fn search_space() -> Vec<KernelConfig> {
 /// Blocks larger than the product (rounded up to a power of two) only compute padding, so they
 /// are left out: at 64² only blocks up to 64×64 remain. What is left ranges from a few large
 /// workgroups to many small ones, and which grid fills the GPU best is what the timing decides.
+/// Split-K joins them where the blocks alone are too few to fill a large GPU.
 pub fn candidates(m: usize, k: usize, n: usize, heuristic: &Tuning) -> Vec<KernelConfig> {
     let fits = |c: &KernelConfig| {
+        if c.split_k > 1 {
+            return split_k_fits(c, m, k, n);
+        }
         let (bm, bn) = c.block();
         bm as usize <= m.next_power_of_two().max(16)
             && bn as usize <= n.next_power_of_two().max(32)

@@ -14,10 +14,12 @@
 //! 4. [`cache`]: the winner stored under (adapter, shape), and written to the cache file if the
 //!    tuner has one, so that the next run skips steps 1–3.
 //!
-//! Split-K (several workgroups sharing one block of C along k) is not among the candidates.
+//! Where a shape's blocks are too few to fill a large GPU, [`split_k`] configurations (several
+//! workgroups sharing one block of C along k, then a reduction) join the candidates.
 
 pub mod cache;
 pub mod candidates;
+pub mod split_k;
 pub mod trial;
 
 use std::path::PathBuf;
@@ -26,7 +28,8 @@ use std::time::{Duration, Instant};
 use gpu_context::GpuContext;
 
 pub use cache::{AdapterKey, CacheFileError, Entry, ShapeKey, TuneCache};
-pub use candidates::{KernelConfig, candidates, search_space};
+pub use candidates::{KernelConfig, candidates, search_space, split_k_space};
+pub use split_k::{LinearBuffers, LinearKernel, SplitK};
 
 use crate::Error;
 use crate::matmul_ladder::tuned::Tuning;
@@ -133,12 +136,12 @@ impl Autotuner {
     /// The kernel for one Linear: the cached winner for this adapter and shape, else the
     /// winner of a fresh tuning (or the heuristic's choice on a software adapter, unless the
     /// settings ask to tune there too).
-    pub fn choose(&mut self, ctx: &GpuContext, shape: ShapeKey) -> Result<Tuning, Error> {
+    pub fn choose(&mut self, ctx: &GpuContext, shape: ShapeKey) -> Result<LinearKernel, Error> {
         let ShapeKey { m, k, n, epilogue } = shape;
         let heuristic = linear_tuning(m, k, n, epilogue);
         if self.software && !self.settings.tune_software {
             self.record(shape, Source::Heuristic, KernelConfig::of(&heuristic), None);
-            return Ok(heuristic);
+            return Ok(LinearKernel::Tiled(heuristic));
         }
         if let Some(entry) = self.cache.get(&self.adapter, &shape) {
             let config = entry.config;
@@ -147,7 +150,7 @@ impl Autotuner {
             // tuned again rather than compiled.
             if config.unusable(&ctx.device.limits()).is_none() {
                 self.record(shape, Source::Cache, config, Some(median));
-                return Ok(config.tuning(m, k, n, epilogue));
+                return Ok(config.kernel(m, k, n, epilogue));
             }
         }
         let record = self.tune(ctx, shape, &heuristic)?;
@@ -159,7 +162,7 @@ impl Autotuner {
             median_us: record.winner_s.unwrap_or(0.0) * 1e6,
         });
         self.records.push(record);
-        Ok(winner.tuning(m, k, n, epilogue))
+        Ok(winner.kernel(m, k, n, epilogue))
     }
     // ANCHOR_END: choose
 
@@ -204,7 +207,7 @@ impl Autotuner {
                 rejected.push((config, why));
                 continue;
             }
-            match trial.check(ctx, &config.tuning(m, k, n, epilogue))? {
+            match trial.check_kernel(ctx, &config.kernel(m, k, n, epilogue))? {
                 Ok(prepared) => checked.push((config, prepared)),
                 Err(why) => {
                     tracing::warn!("autotune {m}×{k}·{k}×{n}: {config:?} rejected: {why}");

@@ -6,9 +6,10 @@ use std::sync::Arc;
 use gpu_context::{GpuContext, wgpu};
 
 use super::cache::ShapeKey;
+use super::split_k::{LinearBuffers, LinearKernel};
 use crate::Error;
 use crate::matmul_ladder::tuned::{Epilogue, Tuning};
-use crate::matmul_ladder::{tuned_grid, tuned_pipeline};
+use crate::ops::gpu::Dispatch;
 use crate::rng::SplitMix64;
 use crate::tensor::{GpuTensor, Tensor2D};
 
@@ -23,12 +24,11 @@ pub struct Trial {
     tolerance: f32,
 }
 
-/// A candidate compiled and bound to the trial's buffers.
-#[derive(Clone)]
+/// A candidate compiled and bound to the trial's buffers: one dispatch, or two for split-K.
 pub struct Prepared {
-    pipeline: Arc<wgpu::ComputePipeline>,
-    bind_group: wgpu::BindGroup,
-    grid: [u32; 3],
+    dispatches: Vec<Dispatch>,
+    /// The partial products of split-K (kept alive with the bind groups that use it).
+    _scratch: Option<Arc<wgpu::Buffer>>,
 }
 
 impl Trial {
@@ -69,23 +69,37 @@ impl Trial {
     /// Compiles `t` for this shape and compares one run with the CPU's answer: `Ok(Err(why))`
     /// when the candidate cannot run here or computes something else.
     pub fn check(&self, ctx: &GpuContext, t: &Tuning) -> Result<Result<Prepared, String>, Error> {
+        self.check_kernel(ctx, &LinearKernel::Tiled(*t))
+    }
+
+    /// [`Trial::check`] for any kernel, split-K included.
+    pub fn check_kernel(
+        &self,
+        ctx: &GpuContext,
+        kernel: &LinearKernel,
+    ) -> Result<Result<Prepared, String>, Error> {
         let ShapeKey { m, k, n, .. } = self.shape;
-        let grid = match tuned_grid(ctx, t, m, k, n) {
-            Ok(grid) => grid,
+        let scratch = match kernel.scratch_floats() {
+            0 => None,
+            floats => match ctx.storage_buffer("split-K partial products", (floats * 4) as u64) {
+                Ok(b) => Some(Arc::new(b)),
+                Err(e) => return Ok(Err(e.to_string())),
+            },
+        };
+        let buffers = LinearBuffers {
+            a: &self.a.buffer,
+            b: &self.b.buffer,
+            bias: self.bias.as_ref().map(|v| &v.buffer),
+            c: &self.c.buffer,
+            scratch: scratch.as_deref(),
+        };
+        let dispatches = match kernel.dispatches(ctx, (m, k, n), &buffers) {
+            Ok(d) => d,
             Err(e) => return Ok(Err(e.to_string())),
         };
-        let pipeline = match tuned_pipeline(ctx, "autotune candidate", t, m, k, n) {
-            Ok(p) => p,
-            Err(e) => return Ok(Err(e.to_string())),
-        };
-        let mut buffers = vec![&self.a.buffer, &self.b.buffer];
-        buffers.extend(self.bias.as_ref().map(|v| &v.buffer));
-        buffers.push(&self.c.buffer);
-        let bind_group = ctx.bind_buffers(&pipeline, &buffers);
         let prepared = Prepared {
-            pipeline,
-            bind_group,
-            grid,
+            dispatches,
+            _scratch: scratch,
         };
         // NaN everywhere first: an element the kernel never writes cannot pass for a result.
         let poison = vec![f32::NAN; m * n];
@@ -152,13 +166,13 @@ impl Trial {
 }
 
 impl Prepared {
+    /// Dispatches in one pass: wgpu makes each one see the writes of the ones before it.
     fn record(&self, encoder: &mut wgpu::CommandEncoder, repeats: usize) {
         let mut pass = encoder.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &self.bind_group, &[]);
-        let [x, y, z] = self.grid;
         for _ in 0..repeats {
-            pass.dispatch_workgroups(x, y, z);
+            for d in &self.dispatches {
+                d.record(&mut pass);
+            }
         }
     }
 }
