@@ -79,7 +79,42 @@ fn chosen_kernels_agree_with_the_cpu_on_odd_and_exact_shapes() {
         let compiled = compile_choosing_kernels(&ctx, &graph, Options::default()).unwrap();
         let got = &compiled.program.run(&ctx, &inputs).unwrap()[0];
         assert_close(got, want, &format!("{rows}×{cols}, kernels chosen"));
-        assert_eq!(compiled.program.dispatch_count(), 2);
+        // Two tuned Linears, then the softmax cut off the second one.
+        assert_eq!(compiled.program.dispatch_count(), 3);
+    }
+}
+
+/// A graph ending Linear → ReLU → Softmax, as fusion leaves it: with kernels chosen per shape,
+/// its last Linear runs on a tuned matmul and the softmax in place after it (one dispatch more
+/// than the fused node), on shapes whose rows are shorter and longer than a workgroup.
+#[test]
+fn a_linear_carrying_softmax_runs_as_a_tuned_linear_then_the_softmax() {
+    let ctx = GpuContext::for_tests();
+    for (rows, cols) in [(1, 7), (9, 130)] {
+        let mut g = GraphBuilder::new();
+        let x = g.input("x", rows, cols);
+        let mut h = g.to_device(x);
+        for i in 0..2u64 {
+            let w = g.parameter(&format!("w{i}"), common::random(cols, cols, 70 + i));
+            let b = g.parameter(&format!("b{i}"), common::random(1, cols, 80 + i));
+            h = g.linear(h, w, b);
+            h = g.relu(h);
+        }
+        h = g.softmax(h);
+        g.to_host(h);
+        let graph = computational_graphs::compiler::fuse(&validate(&g.finish()).unwrap());
+        let inputs = [common::random(rows, cols, 90)];
+        let want = &computational_graphs::immediate::cpu_reference(&graph, &inputs).unwrap()[0];
+        let generated = compile(&ctx, &graph, Options::default()).unwrap();
+        assert_eq!(generated.program.dispatch_count(), 2, "{rows}×{cols}");
+        let chosen = compile_choosing_kernels(&ctx, &graph, Options::default()).unwrap();
+        assert_eq!(chosen.program.dispatch_count(), 3, "{rows}×{cols}");
+        let got = &chosen.program.run(&ctx, &inputs).unwrap()[0];
+        assert_close(
+            got,
+            want,
+            &format!("{rows}×{cols}, softmax after a tuned Linear"),
+        );
     }
 }
 
