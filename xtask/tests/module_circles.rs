@@ -403,10 +403,6 @@ impl<'ast> Visit<'ast> for Collector {
 
 /// The circles left in the workspace, with why each is there.
 const KNOWN_CIRCLES: &[(&str, &str)] = &[
-    (
-        "ex_m3_prune_2_4 (ex_m3_prune_2_4): lib.rs ↔ sparse24.rs",
-        "the exercise's lib.rs holds the error type and calls the student's file",
-    ),
 ];
 
 #[cfg(test)]
