@@ -402,8 +402,7 @@ impl<'ast> Visit<'ast> for Collector {
 }
 
 /// The circles left in the workspace, with why each is there.
-const KNOWN_CIRCLES: &[(&str, &str)] = &[
-];
+const KNOWN_CIRCLES: &[(&str, &str)] = &[];
 
 #[cfg(test)]
 mod tests {
