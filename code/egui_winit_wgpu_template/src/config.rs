@@ -1,5 +1,6 @@
 //! Configuration: defaults, then an optional TOML file, then command-line flags (last one wins).
-//! Every bad value is an error that names the flag or key and says what would be accepted.
+//! The flags are a clap [`Flags`] struct; every bad value is an error that names the flag or
+//! key and says what would be accepted.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -42,74 +43,69 @@ impl Default for Config {
 }
 
 /// A configuration problem, with what to do about it.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    /// `--help` was asked for: not an error, but the program prints the usage and stops.
-    HelpRequested,
-    UnknownFlag(String),
-    MissingValue(String),
+    /// The flags could not be read, or `--help` was asked for: clap's text says which, and its
+    /// [`clap::Error::exit_code`] is 0 for help and 2 for a bad flag.
+    #[error("{0}")]
+    Flags(#[from] clap::Error),
+    #[error("bad value `{value}` for {what}: {expected}")]
     BadValue {
         what: String,
         value: String,
         expected: String,
     },
-    File {
-        path: PathBuf,
-        message: String,
-    },
-    ScreenshotNeedsFrames,
+    #[error("config file {}: {message}", path.display())]
+    File { path: PathBuf, message: String },
 }
 
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ConfigError::HelpRequested => write!(f, "{USAGE}"),
-            ConfigError::UnknownFlag(flag) => {
-                write!(f, "unknown flag `{flag}`; run with --help to see the flags")
-            }
-            ConfigError::MissingValue(flag) => {
-                write!(f, "`{flag}` needs a value after it, e.g. `{flag} 10`")
-            }
-            ConfigError::BadValue {
-                what,
-                value,
-                expected,
-            } => write!(f, "bad value `{value}` for {what}: expected {expected}"),
-            ConfigError::File { path, message } => {
-                write!(f, "config file {}: {message}", path.display())
-            }
-            ConfigError::ScreenshotNeedsFrames => write!(
-                f,
-                "--screenshot needs --frames N: how many frames to render before taking it"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ConfigError {}
-
-pub const USAGE: &str = "\
-usage: egui_winit_wgpu_template [FLAGS]
-
-Two windows: an egui control panel and a render window with a spinning triangle.
-
-  --config FILE       read settings from a TOML file first (flags below override it)
-  --width PX          render window width  (1..=8192, default 800)
-  --height PX         render window height (1..=8192, default 600)
-  --colour RRGGBB     triangle colour, hex, e.g. ff8800 or #ff8800
-  --speed DEG         spin speed in degrees per second (-720..=720, default 45)
-  --rotation DEG      starting angle in degrees (-360..=360, default 0)
-  --frames N          headless run: render N frames (1..=100000) and exit
-  --screenshot PATH   with --frames: write PATH's stem + _render.png and _panel.png
-  --measure SECONDS   measure FPS and control-to-frame latency (0.5..=600), write CSVs, exit
-  --out DIR           where --measure writes (default: the repository's figures/ folder)
-  --help              this text
-
+const AFTER_HELP: &str = "\
 In the render window: drag with the left button to move the triangle, scroll to scale it,
 Left/Right to turn it by 15 degrees, Up/Down to change the speed, Space to pause, R to reset.
 
-Config file keys (all optional): width, height, colour = \"ff8800\", speed, rotation.
-";
+Config file keys (all optional): width, height, colour = \"ff8800\", speed, rotation.";
+
+// ANCHOR: flags
+/// The flags of every window program built on the template, parsed by clap (`--help` lists
+/// them). A flag not given keeps the config file's value, or the default.
+#[derive(Clone, Debug, Default, PartialEq, clap::Parser)]
+#[command(
+    about = "Two windows: an egui control panel and a render window.",
+    after_help = AFTER_HELP
+)]
+pub struct Flags {
+    /// Read settings from a TOML file first (the flags override it)
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Render window width in pixels (1..=8192, default 800)
+    #[arg(long, value_name = "PX", value_parser = parse_size)]
+    pub width: Option<u32>,
+    /// Render window height in pixels (1..=8192, default 600)
+    #[arg(long, value_name = "PX", value_parser = parse_size)]
+    pub height: Option<u32>,
+    /// Triangle colour as hex, e.g. ff8800 or #ff8800
+    #[arg(long, alias = "color", value_name = "RRGGBB", value_parser = parse_colour)]
+    pub colour: Option<[u8; 3]>,
+    /// Spin speed in degrees per second (-720..=720, default 45)
+    #[arg(long, value_name = "DEG", value_parser = parse_speed, allow_negative_numbers = true)]
+    pub speed: Option<f32>,
+    /// Starting angle in degrees (-360..=360, default 0)
+    #[arg(long, value_name = "DEG", value_parser = parse_rotation, allow_negative_numbers = true)]
+    pub rotation: Option<f32>,
+    /// Headless run: render N frames (1..=100000) and exit
+    #[arg(long, value_name = "N", value_parser = parse_frames, allow_negative_numbers = true)]
+    pub frames: Option<u32>,
+    /// With --frames: write PATH's stem + _render.png and _panel.png
+    #[arg(long, value_name = "PATH", requires = "frames")]
+    pub screenshot: Option<PathBuf>,
+    /// Measure FPS and control-to-frame latency for SECONDS (0.5..=600), write CSVs, exit
+    #[arg(long, value_name = "SECONDS", value_parser = parse_measure)]
+    pub measure: Option<Duration>,
+    /// Where --measure writes (default: the repository's figures/ folder)
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+// ANCHOR_END: flags
 
 /// The keys a config file may have; unknown keys are an error (a typo should not pass silently).
 #[derive(Debug, Default, Deserialize)]
@@ -123,55 +119,52 @@ struct FileConfig {
 }
 
 impl Config {
-    /// Reads the flags (without the program name). `--config FILE` is read first wherever it
-    /// appears, so flags always override the file.
+    /// Reads the flags (without the program name): the config file first, wherever
+    /// `--config` stands, then the flags, so flags always override the file.
     pub fn from_args<I, S>(args: I) -> Result<Self, ConfigError>
     where
         I: IntoIterator<Item = S>,
-        S: Into<String>,
+        S: Into<std::ffi::OsString> + Clone,
     {
-        let args: Vec<String> = args.into_iter().map(Into::into).collect();
+        let program = std::env::args()
+            .next()
+            .and_then(|p| Some(Path::new(&p).file_name()?.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "egui_winit_wgpu_template".into());
+        let flags = <Flags as clap::Parser>::try_parse_from(
+            std::iter::once(std::ffi::OsString::from(program))
+                .chain(args.into_iter().map(Into::into)),
+        )?;
+        Self::from_flags(flags)
+    }
+
+    /// The configuration the parsed `flags` give: defaults, then `--config`'s file, then the
+    /// other flags.
+    pub fn from_flags(flags: Flags) -> Result<Self, ConfigError> {
         let mut config = Config::default();
-        if let Some(i) = args.iter().position(|a| a == "--config") {
-            let path = args
-                .get(i + 1)
-                .ok_or_else(|| ConfigError::MissingValue("--config".into()))?;
-            config.apply_file(Path::new(path))?;
+        if let Some(path) = &flags.config {
+            config.apply_file(path)?;
         }
-        let mut it = args.iter();
-        while let Some(flag) = it.next() {
-            if flag == "--help" || flag == "-h" {
-                return Err(ConfigError::HelpRequested);
-            }
-            let mut value = || {
-                it.next()
-                    .map(String::as_str)
-                    .ok_or_else(|| ConfigError::MissingValue(flag.clone()))
-            };
-            match flag.as_str() {
-                "--config" => {
-                    value()?;
-                }
-                "--width" => config.width = parse_size(flag, value()?)?,
-                "--height" => config.height = parse_size(flag, value()?)?,
-                "--colour" | "--color" => config.params.colour = parse_colour(flag, value()?)?,
-                "--speed" => config.params.speed_deg_per_s = parse_speed(flag, value()?)?,
-                "--rotation" => config.params.rotation_deg = parse_rotation(flag, value()?)?,
-                "--frames" => {
-                    config.frames = Some(parse_in_range(flag, value()?, 1u32..=100_000)?);
-                }
-                "--screenshot" => config.screenshot = Some(PathBuf::from(value()?)),
-                "--measure" => {
-                    let secs: f64 = parse_in_range(flag, value()?, 0.5..=600.0)?;
-                    config.measure = Some(Duration::from_secs_f64(secs));
-                }
-                "--out" => config.out_dir = Some(PathBuf::from(value()?)),
-                other => return Err(ConfigError::UnknownFlag(other.to_owned())),
-            }
-        }
-        if config.screenshot.is_some() && config.frames.is_none() {
-            return Err(ConfigError::ScreenshotNeedsFrames);
-        }
+        let Flags {
+            config: _,
+            width,
+            height,
+            colour,
+            speed,
+            rotation,
+            frames,
+            screenshot,
+            measure,
+            out,
+        } = flags;
+        config.width = width.unwrap_or(config.width);
+        config.height = height.unwrap_or(config.height);
+        config.params.colour = colour.unwrap_or(config.params.colour);
+        config.params.speed_deg_per_s = speed.unwrap_or(config.params.speed_deg_per_s);
+        config.params.rotation_deg = rotation.unwrap_or(config.params.rotation_deg);
+        config.frames = frames;
+        config.screenshot = screenshot;
+        config.measure = measure;
+        config.out_dir = out;
         Ok(config)
     }
 
@@ -206,19 +199,19 @@ impl Config {
             }
         })?;
         if let Some(w) = file.width {
-            self.width = parse_size("key `width`", &w.to_string())?;
+            self.width = checked("width", w.to_string(), parse_size)?;
         }
         if let Some(h) = file.height {
-            self.height = parse_size("key `height`", &h.to_string())?;
+            self.height = checked("height", h.to_string(), parse_size)?;
         }
         if let Some(c) = file.colour {
-            self.params.colour = parse_colour("key `colour`", &c)?;
+            self.params.colour = checked("colour", c, parse_colour)?;
         }
         if let Some(s) = file.speed {
-            self.params.speed_deg_per_s = parse_speed("key `speed`", &s.to_string())?;
+            self.params.speed_deg_per_s = checked("speed", s.to_string(), parse_speed)?;
         }
         if let Some(r) = file.rotation {
-            self.params.rotation_deg = parse_rotation("key `rotation`", &r.to_string())?;
+            self.params.rotation_deg = checked("rotation", r.to_string(), parse_rotation)?;
         }
         Ok(())
     }
@@ -237,18 +230,30 @@ pub fn screenshot_paths(path: &Path) -> (PathBuf, PathBuf) {
     )
 }
 
-fn parse_in_range<T>(
-    what: &str,
-    value: &str,
-    range: std::ops::RangeInclusive<T>,
-) -> Result<T, ConfigError>
+/// A config file's `key`, read by the flag's parser.
+fn checked<T>(
+    key: &str,
+    value: String,
+    parse: fn(&str) -> Result<T, String>,
+) -> Result<T, ConfigError> {
+    parse(&value).map_err(|expected| ConfigError::BadValue {
+        what: format!("key `{key}`"),
+        value,
+        expected,
+    })
+}
+
+/// `value` as a number in `range`; the error says what would be accepted.
+fn parse_in_range<T>(value: &str, range: std::ops::RangeInclusive<T>) -> Result<T, String>
 where
     T: std::str::FromStr + PartialOrd + fmt::Display,
 {
-    let bad = || ConfigError::BadValue {
-        what: what.to_owned(),
-        value: value.to_owned(),
-        expected: format!("a number from {} to {}", range.start(), range.end()),
+    let bad = || {
+        format!(
+            "expected a number from {} to {}",
+            range.start(),
+            range.end()
+        )
     };
     let parsed: T = value.trim().parse().map_err(|_| bad())?;
     if range.contains(&parsed) {
@@ -258,26 +263,30 @@ where
     }
 }
 
-fn parse_size(what: &str, value: &str) -> Result<u32, ConfigError> {
-    parse_in_range(what, value, 1u32..=8192)
+fn parse_size(value: &str) -> Result<u32, String> {
+    parse_in_range(value, 1u32..=8192)
 }
 
-fn parse_speed(what: &str, value: &str) -> Result<f32, ConfigError> {
-    parse_in_range(what, value, -720.0f32..=720.0)
+fn parse_speed(value: &str) -> Result<f32, String> {
+    parse_in_range(value, -720.0f32..=720.0)
 }
 
-fn parse_rotation(what: &str, value: &str) -> Result<f32, ConfigError> {
-    parse_in_range(what, value, -360.0f32..=360.0)
+fn parse_rotation(value: &str) -> Result<f32, String> {
+    parse_in_range(value, -360.0f32..=360.0)
+}
+
+fn parse_frames(value: &str) -> Result<u32, String> {
+    parse_in_range(value, 1u32..=100_000)
+}
+
+fn parse_measure(value: &str) -> Result<Duration, String> {
+    parse_in_range(value, 0.5f64..=600.0).map(Duration::from_secs_f64)
 }
 
 /// "ff8800" or "#ff8800" → [255, 136, 0].
-pub fn parse_colour(what: &str, value: &str) -> Result<[u8; 3], ConfigError> {
+pub fn parse_colour(value: &str) -> Result<[u8; 3], String> {
     let hex = value.trim().trim_start_matches('#');
-    let bad = || ConfigError::BadValue {
-        what: what.to_owned(),
-        value: value.to_owned(),
-        expected: "six hex digits RRGGBB, e.g. ff8800".into(),
-    };
+    let bad = || "expected six hex digits RRGGBB, e.g. ff8800".to_owned();
     if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(bad());
     }

@@ -12,7 +12,7 @@
 //! - [`panel`]: the control panel's egui code (no window: testable with egui_kittest);
 //! - [`extension`]: widgets added to the panel from outside the template, and their scene edits;
 //! - [`panel_window`], [`input`], [`app`]: winit glue;
-//! - [`config`]: flags and the TOML file; [`capture`]: PNG screenshots; [`measure`]: `--measure`;
+//! - [`config`]: flags (clap) and the TOML file; [`capture`]: PNG screenshots; [`measure`]: `--measure`;
 //! - [`error`]: what can go wrong, step by step.
 
 pub mod app;
@@ -33,7 +33,7 @@ pub mod scene;
 pub mod xvfb;
 
 pub use app::{RunReport, run, run_with};
-pub use config::{Config, ConfigError};
+pub use config::{Config, ConfigError, Flags};
 
 /// The binary's body: parse the flags, run, print what was written. Returns the exit code.
 pub fn main_with_args(args: Vec<String>) -> std::process::ExitCode {
@@ -58,9 +58,10 @@ pub fn main_with_extension(
 }
 
 /// The `main` of every window program built on the template, as the wgpu examples'
-/// `framework::run` is theirs: read the template's flags from `args` (without the program's
-/// name; `--help` prints them), `start` the program with them, then `report` what it did. A bad
-/// flag exits with 2, a failed run prints its error with every cause and exits with 1.
+/// `framework::run` is theirs: read the template's [`config::Flags`] from `args` (without the
+/// program's name; clap prints `--help`), `start` the program with them, then `report` what it
+/// did. A bad flag or config file exits with 2, a failed run prints its error with every cause
+/// and exits with 1.
 pub fn run_app<I, S, R>(
     args: I,
     start: impl FnOnce(Config) -> Result<R, Box<dyn std::error::Error>>,
@@ -68,14 +69,15 @@ pub fn run_app<I, S, R>(
 ) -> std::process::ExitCode
 where
     I: IntoIterator<Item = S>,
-    S: Into<String>,
+    S: Into<std::ffi::OsString> + Clone,
 {
     use std::process::ExitCode;
     let config = match Config::from_args(args) {
         Ok(config) => config,
-        Err(ConfigError::HelpRequested) => {
-            print!("{}", config::USAGE);
-            return ExitCode::SUCCESS;
+        Err(ConfigError::Flags(e)) => {
+            // clap's own text: the help (exit code 0) or what is wrong with a flag (2).
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
         Err(e) => {
             eprintln!("error: {e}");
