@@ -9,6 +9,10 @@
 // from ../demos/ (code/book_demos compiled to WebAssembly); every failure ends as a message in
 // the box, never as a broken page. The box's state is in data-demo-state, which the browser
 // test reads: ready, running, done, wrong, error or no-webgpu.
+//
+// A page opened with ?timestamps=1 passes timestamps: "1" to every demo; the vector addition
+// then also times its compute pass with WebGPU timestamp queries, where the adapter offers them,
+// and says so in its notes where it does not.
 
 const DEMOS = new URL("../demos/book_demos.js", import.meta.url);
 
@@ -67,8 +71,10 @@ function fillRow(box, row) {
   tr.querySelector(".check").textContent = (row.ran ? (row.ok ? "✓ " : "✗ ") : "") + row.check;
 }
 
+const TIMESTAMPS = new URLSearchParams(location.search).get("timestamps") === "1";
+
 function choices(box) {
-  const params = {};
+  const params = TIMESTAMPS ? { timestamps: "1" } : {};
   for (const select of box.querySelectorAll("select[name]")) params[select.name] = select.value;
   return params;
 }

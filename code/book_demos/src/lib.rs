@@ -16,6 +16,7 @@ pub mod graph_modes;
 pub mod histogram;
 pub mod matmul;
 pub mod reference;
+pub mod timestamps;
 pub mod vector_add;
 #[cfg(target_arch = "wasm32")]
 mod web;

@@ -6,9 +6,10 @@ use serde::Serialize;
 use wgpu::util::DeviceExt;
 
 use crate::DemoError;
-use crate::clock::{Timing, time_repeated};
+use crate::clock::{SAMPLES, Timing, time_repeated};
 use crate::display::{Display, Row, describe, sig3};
 use crate::reference;
+use crate::timestamps::PassTimer;
 
 /// The kernel of `first_gpu_program`, the same file (not a copy): the book explains it there.
 pub const SHADER: &str = first_gpu_program::SHADER;
@@ -43,6 +44,18 @@ impl VectorAdd {
         queue: &wgpu::Queue,
         a: &[f32],
         b: &[f32],
+    ) -> Result<Vec<f32>, DemoError> {
+        self.run_timed(device, queue, (a, b), None).await
+    }
+
+    /// [`VectorAdd::run`], with the compute pass's timestamps written into `timer` when one is
+    /// given (read them with [`PassTimer::read_ms`] afterwards).
+    pub async fn run_timed(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        (a, b): (&[f32], &[f32]),
+        timer: Option<&PassTimer>,
     ) -> Result<Vec<f32>, DemoError> {
         if a.len() != b.len() {
             return Err(DemoError::LengthMismatch {
@@ -105,12 +118,18 @@ impl VectorAdd {
         });
         let mut encoder = device.create_command_encoder(&Default::default());
         {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("vector_add"),
+                timestamp_writes: timer.map(PassTimer::writes),
+            });
             pass.set_pipeline(&self.pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
             pass.dispatch_workgroups(groups as u32, 1, 1);
         }
         encoder.copy_buffer_to_buffer(&sum, 0, &readback, 0, bytes);
+        if let Some(timer) = timer {
+            timer.resolve(&mut encoder);
+        }
         queue.submit([encoder.finish()]);
         read_back(device, &readback).await
     }
@@ -118,10 +137,10 @@ impl VectorAdd {
 
 // ANCHOR: read_back
 /// Maps `buffer` and copies it out, without blocking the thread.
-pub async fn read_back(
+pub async fn read_back<T: bytemuck::Pod>(
     device: &wgpu::Device,
     buffer: &wgpu::Buffer,
-) -> Result<Vec<f32>, DemoError> {
+) -> Result<Vec<T>, DemoError> {
     let slice = buffer.slice(..);
     let (done, mapped) = futures_channel::oneshot::channel();
     slice.map_async(wgpu::MapMode::Read, move |result| {
@@ -146,6 +165,15 @@ pub async fn read_back(
 }
 // ANCHOR_END: read_back
 
+/// The add kernel's own time on the GPU's clock, when it was asked for.
+#[derive(Clone, Debug, Serialize)]
+pub enum DispatchTime {
+    /// The median of [`SAMPLES`] passes, each timed by its timestamp queries.
+    Measured { median_ms: f64, samples: Vec<f64> },
+    /// The device has no timestamp queries: the adapter does not offer `timestamp-query`.
+    NotOffered,
+}
+
 /// The demo's one run: 2^20 floats by default, each way checked.
 #[derive(Debug, Serialize)]
 pub struct VectorAddReport {
@@ -153,13 +181,18 @@ pub struct VectorAddReport {
     pub check: reference::Check,
     /// One round trip: upload, dispatch, read back.
     pub timing: Timing,
+    /// The compute pass on the GPU's clock (the page's `?timestamps=1`); `None` when not asked.
+    pub dispatch: Option<DispatchTime>,
 }
 
 /// Adds two vectors of `elements` floats, checks the sum against the CPU and times the round
-/// trip (a warm-up first, which compiles the pipeline).
+/// trip (a warm-up first, which compiles the pipeline). With `timestamps`, it then runs
+/// [`SAMPLES`] more round trips whose compute pass writes timestamp queries, where the device
+/// has them: those round trips are not in the page-clock timing.
 pub async fn run_vector_add(
     ctx: &GpuContext,
     elements: usize,
+    timestamps: bool,
 ) -> Result<VectorAddReport, DemoError> {
     let (a, b) = reference::vector_add_inputs(elements);
     let demo = VectorAdd::new(&ctx.device);
@@ -175,10 +208,29 @@ pub async fn run_vector_add(
         }
     })
     .await?;
+    let dispatch = match timestamps.then(|| PassTimer::new(&ctx.device, &ctx.queue)) {
+        None => None,
+        Some(None) => Some(DispatchTime::NotOffered),
+        Some(Some(timer)) => {
+            let mut samples = Vec::with_capacity(SAMPLES);
+            for _ in 0..SAMPLES {
+                demo.run_timed(&ctx.device, &ctx.queue, (&a, &b), Some(&timer))
+                    .await?;
+                samples.push(timer.read_ms(&ctx.device).await?);
+            }
+            let mut sorted = samples.clone();
+            sorted.sort_by(f64::total_cmp);
+            Some(DispatchTime::Measured {
+                median_ms: sorted[SAMPLES / 2],
+                samples,
+            })
+        }
+    };
     Ok(VectorAddReport {
         elements,
         check,
         timing,
+        dispatch,
     })
 }
 
@@ -192,11 +244,52 @@ impl VectorAddReport {
                 ok: self.check.passed(),
                 ran: true,
             }],
-            notes: vec![format!(
+            notes: [format!(
                 "{} floats each way; time per round trip, {}.",
                 self.elements,
                 self.timing.describe("round trip", "round trips")
-            )],
+            )]
+            .into_iter()
+            .chain(
+                self.dispatch
+                    .as_ref()
+                    .map(|d| d.describe(self.timing.median_ms)),
+            )
+            .collect(),
+        }
+    }
+}
+
+impl DispatchTime {
+    /// The note a box prints for `?timestamps=1`.
+    pub fn describe(&self, round_trip_ms: f64) -> String {
+        match self {
+            DispatchTime::NotOffered => "Timestamps asked for (?timestamps=1), but this adapter \
+                does not offer WebGPU's timestamp-query feature: only the round trip is timed, \
+                with the page's clock."
+                .into(),
+            DispatchTime::Measured { median_ms, samples } => {
+                // Each pass to 0.1 µs, so that a browser's rounding of the timestamps shows.
+                let list: Vec<String> = samples.iter().map(|t| format!("{t:.4}")).collect();
+                // A browser without its WebGPU developer features rounds timestamps to 100 µs.
+                let rounded = samples
+                    .iter()
+                    .all(|t| ((t * 10.0).round() - t * 10.0).abs() < 1e-9);
+                format!(
+                    "The add kernel's pass on the GPU's clock (timestamp queries): {} ms, median \
+                     of {} passes ({} ms); the round trip takes {} ms.{}",
+                    sig3(*median_ms),
+                    samples.len(),
+                    list.join(", "),
+                    sig3(round_trip_ms),
+                    if rounded {
+                        " Every value is a multiple of 0.1 ms: this browser rounds timestamps \
+                         to 100 µs unless its WebGPU developer features are on."
+                    } else {
+                        ""
+                    }
+                )
+            }
         }
     }
 }

@@ -34,8 +34,10 @@ pub async fn run_demo(name: String, params: String) -> Result<String, JsError> {
     let params: HashMap<String, String> = serde_json::from_str(&params)
         .map_err(|e| JsError::new(&format!("the box's choices are not a JSON object: {e}")))?;
     let ctx = GpuContext::open(&Requirements {
-        // The formats demo runs f16 where the adapter offers it and says so where it does not.
-        optional_features: wgpu::Features::SHADER_F16,
+        // The formats demo runs f16 where the adapter offers it and says so where it does not;
+        // the vector add times its pass with timestamp queries when the page asks
+        // (`?timestamps=1`) and the adapter offers them.
+        optional_features: wgpu::Features::SHADER_F16 | wgpu::Features::TIMESTAMP_QUERY,
         ..Default::default()
     })
     .await
@@ -84,9 +86,12 @@ async fn run(
         }
     };
     Ok(match name {
-        "vector_add" => vector_add::run_vector_add(ctx, number("elements", 1 << 20)?)
-            .await?
-            .display(),
+        "vector_add" => {
+            let timestamps = params.get("timestamps").is_some_and(|t| t == "1");
+            vector_add::run_vector_add(ctx, number("elements", 1 << 20)?, timestamps)
+                .await?
+                .display()
+        }
         "matmul_ladder" => matmul::run_ladder(ctx, number("size", matmul::SIZES[0])?)
             .await?
             .display(),

@@ -4,6 +4,8 @@
 
 use book_demos::graph_modes::{self, Mode};
 use book_demos::histogram::{self, Kernel, Pattern};
+use book_demos::timestamps::PassTimer;
+use book_demos::vector_add::{DispatchTime, run_vector_add};
 use book_demos::{DemoError, VectorAdd, formats, matmul, reference};
 use gpu_context::{GpuContext, Requirements, wgpu};
 use pollster::block_on;
@@ -45,9 +47,45 @@ fn gpu_vector_add_matches_the_cpu_reference_and_the_native_program() {
     let check = reference::check(&gpu, &reference::cpu_vector_add(&a, &b));
     assert!(check.passed(), "{check:?}");
     assert_eq!(gpu, first_gpu_program::add_vectors(&ctx, &a, &b).unwrap());
-    let report = block_on(book_demos::vector_add::run_vector_add(&ctx, 4099)).unwrap();
+    let report = block_on(book_demos::vector_add::run_vector_add(&ctx, 4099, false)).unwrap();
     assert!(report.display().passed(), "{report:?}");
     assert!(report.timing.median_ms > 0.0);
+    assert!(report.dispatch.is_none());
+}
+
+#[test]
+fn gpu_vector_add_times_its_pass_with_timestamps_where_the_device_has_them() {
+    let with = GpuContext::with_requirements(&Requirements {
+        features: wgpu::Features::TIMESTAMP_QUERY,
+        ..Default::default()
+    })
+    .expect("lavapipe and GPUs offer timestamp queries");
+    let report = block_on(run_vector_add(&with, 1 << 16, true)).unwrap();
+    let Some(DispatchTime::Measured { median_ms, samples }) = &report.dispatch else {
+        panic!("{report:?}");
+    };
+    assert_eq!(samples.len(), book_demos::clock::SAMPLES);
+    // The pass is part of the round trip, which also uploads, copies and maps.
+    assert!(
+        *median_ms > 0.0 && *median_ms < report.timing.median_ms,
+        "{report:?}"
+    );
+    let notes = report.display().notes.join("\n");
+    assert!(notes.contains("timestamp queries"), "{notes}");
+
+    // A device opened without the feature gets no timer, and the box says so.
+    let (device, queue) = block_on(
+        with.adapter
+            .request_device(&wgpu::DeviceDescriptor::default()),
+    )
+    .unwrap();
+    assert!(!device.features().contains(wgpu::Features::TIMESTAMP_QUERY));
+    assert!(PassTimer::new(&device, &queue).is_none());
+    let notes = DispatchTime::NotOffered.describe(1.0);
+    assert!(
+        notes.contains("does not offer WebGPU's timestamp-query"),
+        "{notes}"
+    );
 }
 
 #[test]

@@ -5,16 +5,23 @@
 //   NODE_PATH=xtask/browser/node_modules node code/profiling/bench/browser_trace.cjs \
 //       book/build/html OUT_DIR [chromium]
 //
-// Writes OUT_DIR/browser_trace_summary.csv (press, thread, event, count, total_ms) and
-// OUT_DIR/browser_trace.json (sidecar: browser, adapter, what each press reported). The trace
-// itself, OUT_DIR/browser_trace.trace.json, is large: open it in DevTools (Performance panel,
-// "Load profile…") or Perfetto, and commit only the summary.
+// Writes OUT_DIR/browser_trace_summary.csv (press, thread, event, count, total_ms),
+// OUT_DIR/browser_trace_press2.svg (the second press as a timeline of the page's and the GPU
+// process's main threads), OUT_DIR/browser_trace_press2.trace.json (those two threads during the
+// second press: small enough to commit, Perfetto opens it) and OUT_DIR/browser_trace.json
+// (sidecar: browser, adapter, whether it offers timestamp-query, what each press reported).
+// Then it opens the page with ?timestamps=1 once in this browser and once in a browser started
+// with WebGPU's developer features (full-precision timestamps), and records what the demo
+// reported. The whole trace, OUT_DIR/browser_trace.trace.json, is large: open it in DevTools
+// (Performance panel, "Load trace", "Load profile…" in older versions) or Perfetto.
 "use strict";
 const http = require("node:http");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const { execFileSync } = require("node:child_process");
 const puppeteer = require("puppeteer-core");
+const { timelineSvg, trimTrace } = require("./trace_timeline.cjs");
 
 const [htmlDir, outDir, chromium = "/usr/bin/chromium"] = process.argv.slice(2);
 if (!htmlDir || !outDir) {
@@ -68,14 +75,53 @@ function summarize(trace) {
   return [...rows.values()];
 }
 
+const ARGS = ["--no-sandbox", "--enable-unsafe-webgpu", "--enable-unsafe-swiftshader"];
+// Chrome's switch for chrome://flags/#enable-webgpu-developer-features: timestamps unrounded.
+const DEVELOPER_FEATURES = "--enable-webgpu-developer-features";
+
+// Does the browser's adapter offer timestamp queries (WebGPU's optional feature)?
+const hasTimestampQuery = (page) => page.evaluate(async () => {
+  const adapter = await navigator.gpu?.requestAdapter();
+  return adapter ? adapter.features.has("timestamp-query") : null;
+});
+
+// Presses the box's button once and waits for its result; returns what the box shows.
+async function press(page) {
+  await page.click(`${BOX} button`);
+  await page.waitForFunction((sel) => ["done", "wrong", "error", "no-webgpu"]
+    .includes(document.querySelector(sel).dataset.demoState), { timeout: 120000 }, BOX);
+  return page.$eval(BOX, (el) => ({ state: el.dataset.demoState,
+    adapter: el.dataset.adapter ?? "", text: el.querySelector("output").textContent.trim(),
+    rows: [...el.querySelectorAll("tr[data-row]")].map((tr) => tr.textContent.trim()) }));
+}
+
+// Opens the page with ?timestamps=1 in a fresh tab and presses once.
+async function timestampsRun(browser, base) {
+  const page = await browser.newPage();
+  await page.goto(base + PAGE + "?timestamps=1", { waitUntil: "load" });
+  await page.waitForFunction((sel) => document.querySelector(sel).dataset.demoState === "ready",
+    { timeout: 30000 }, BOX);
+  const report = await press(page);
+  return { timestamp_query: await hasTimestampQuery(page), report };
+}
+
+// Is the tree the trace ran from clean? COURSE_COMMIT ends in -dirty when it was not.
+function gitState() {
+  const given = process.env.COURSE_COMMIT;
+  if (given) return { commit: given.replace(/-dirty$/, ""), dirty: given.endsWith("-dirty") };
+  try {
+    const git = (...a) => execFileSync("git", a, { encoding: "utf8" }).trim();
+    return { commit: git("rev-parse", "HEAD"),
+      dirty: git("status", "--porcelain", "--untracked-files=no") !== "" };
+  } catch {
+    return { commit: "unknown", dirty: null };
+  }
+}
+
 (async () => {
   await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
   const base = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    args: ["--no-sandbox", "--enable-unsafe-webgpu", "--enable-unsafe-swiftshader"],
-  });
+  const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ARGS });
   const tracePath = path.join(outDir, "browser_trace.trace.json");
   const reports = [];
   let code = 0;
@@ -85,21 +131,37 @@ function summarize(trace) {
     await page.goto(base + PAGE, { waitUntil: "load" });
     await page.waitForFunction((sel) => document.querySelector(sel).dataset.demoState === "ready",
       { timeout: 30000 }, BOX);
+    const timestampQuery = await hasTimestampQuery(page);
+    const loadAtStart = os.loadavg();
     await page.tracing.start({ path: tracePath }); // the Performance panel's default categories
     for (const n of [1, 2]) {
       await page.evaluate((m) => performance.mark(m), `press ${n}`);
-      await page.click(`${BOX} button`);
-      await page.waitForFunction((sel) => ["done", "wrong", "error", "no-webgpu"]
-        .includes(document.querySelector(sel).dataset.demoState), { timeout: 120000 }, BOX);
+      reports.push(await press(page));
       await page.evaluate((m) => performance.mark(m), `done ${n}`);
-      reports.push(await page.$eval(BOX, (el) => ({ state: el.dataset.demoState,
-        adapter: el.dataset.adapter ?? "", text: el.querySelector("output").textContent.trim(),
-        rows: [...el.querySelectorAll("tr[data-row]")].map((tr) => tr.textContent.trim()) })));
       // The button is enabled again once the box has shown its result.
       await page.waitForFunction((sel) => !document.querySelector(`${sel} button`).disabled, {}, BOX);
     }
     await page.tracing.stop();
-    const rows = summarize(JSON.parse(fs.readFileSync(tracePath, "utf8")))
+    const trace = JSON.parse(fs.readFileSync(tracePath, "utf8"));
+    const events = trace.traceEvents ?? trace;
+    const markTs = (name) => events.find((e) => e.name === name && e.cat?.includes("blink.user_timing"))?.ts;
+    const [from, to] = [markTs("press 2"), markTs("done 2")];
+    fs.writeFileSync(path.join(outDir, "browser_trace_press2.svg"), timelineSvg(trace, {
+      from, to, pageMark: "press 2", marks: [["press 2", from], ["done 2", to]],
+      title: "The vector-addition demo's second press, from a DevTools trace",
+      subtitle: `${await browser.version()}, headless, WebGPU on ${reports[1]?.adapter || "?"}; ${os.cpus().length} logical CPUs`,
+    }));
+    fs.writeFileSync(path.join(outDir, "browser_trace_press2.trace.json"),
+      JSON.stringify(trimTrace(trace, { from, to, pageMark: "press 2" })) + "\n");
+    const timestamps = { plain: await timestampsRun(browser, base) };
+    const developer = await puppeteer.launch({ executablePath: chromium, headless: true,
+      args: [...ARGS, DEVELOPER_FEATURES] });
+    try {
+      timestamps.developer_features = { switch: DEVELOPER_FEATURES, ...await timestampsRun(developer, base) };
+    } finally {
+      await developer.close();
+    }
+    const rows = summarize(trace)
       .filter((r) => r.total_ms >= 0.5)
       .sort((a, b) => a.press - b.press || b.total_ms - a.total_ms);
     const quote = (s) => (/[",\n]/.test(s) ? `"${String(s).replace(/"/g, '""')}"` : String(s));
@@ -112,17 +174,19 @@ function summarize(trace) {
       program: "code/profiling/bench/browser_trace.cjs",
       machine: `${os.cpus()[0]?.model ?? "unknown CPU"}, ${os.cpus().length} logical CPUs`,
       adapter: reports[0]?.adapter || null,
+      timestamp_query: timestampQuery,
       browser: await browser.version(),
       page: PAGE,
       reports,
-      commit: process.env.COURSE_COMMIT ?? "unknown",
+      timestamps,
+      ...gitState(),
       command: ["node", ...process.argv.slice(1).map((a) => path.relative(process.cwd(), a) || a)].join(" "),
       date: new Date().toISOString(),
-      load_average: os.loadavg(),
-      files: ["browser_trace_summary.csv"],
+      load_average: loadAtStart,
+      files: ["browser_trace_summary.csv", "browser_trace_press2.svg", "browser_trace_press2.trace.json"],
     };
     fs.writeFileSync(path.join(outDir, "browser_trace.json"), JSON.stringify(sidecar, null, 2) + "\n");
-    console.log(JSON.stringify(reports));
+    console.log(JSON.stringify({ reports, timestamps }, null, 1));
   } catch (e) {
     console.error(String(e));
     code = 1;
