@@ -21,7 +21,7 @@ const os = require("node:os");
 const path = require("node:path");
 const { execFileSync } = require("node:child_process");
 const puppeteer = require("puppeteer-core");
-const { timelineSvg, trimTrace } = require("./trace_timeline.cjs");
+const { lanes: lanesOf, timelineSvg, trimTrace } = require("./trace_timeline.cjs");
 
 const [htmlDir, outDir, chromium = "/usr/bin/chromium"] = process.argv.slice(2);
 if (!htmlDir || !outDir) {
@@ -49,7 +49,8 @@ const server = http.createServer((req, res) => {
 });
 
 // Complete events ("X") summed per press, thread and name; a press is the span between the
-// User Timing marks "press N" and "done N" that this script puts on the page's timeline.
+// User Timing marks "press N" (the click) and "done N" (the result shown) that this script has
+// the page put on its timeline.
 function summarize(trace) {
   const events = trace.traceEvents ?? trace;
   const threads = new Map();
@@ -95,6 +96,40 @@ async function press(page) {
     rows: [...el.querySelectorAll("tr[data-row]")].map((tr) => tr.textContent.trim()) }));
 }
 
+// Puts "press N" on the page's timeline when the button's click event arrives, and "done N"
+// when the box's state turns final (a MutationObserver runs right after the change), so that
+// the press spans the demo alone, not the automation around it.
+const markPress = (page, n) => page.evaluate((sel, n) => {
+  const box = document.querySelector(sel);
+  box.querySelector("button").addEventListener("click", () => performance.mark(`press ${n}`),
+    { once: true, capture: true });
+  const watch = new MutationObserver(() => {
+    if (["done", "wrong", "error", "no-webgpu"].includes(box.dataset.demoState)) {
+      performance.mark(`done ${n}`);
+      watch.disconnect();
+    }
+  });
+  watch.observe(box, { attributes: true, attributeFilter: ["data-demo-state"] });
+}, BOX, n);
+
+// The round trips of one press on the trace: each long GPUTask (at least 1 ms: the GPU process
+// uploading and submitting), the time until the page's main thread next runs a microtask of at
+// least 1 ms (the continuation that reads the result back and starts the next round trip), and
+// how long that microtask runs.
+function roundTrips(trace, from, to) {
+  const events = trace.traceEvents ?? trace;
+  const { page, gpu } = lanesOf(events, "press 2");
+  const on = (thread, name) => events.filter((e) => e.ph === "X" && `${e.pid}:${e.tid}` === thread
+    && e.name === name && e.ts >= from && e.ts <= to).sort((a, b) => a.ts - b.ts);
+  const micro = on(page, "RunMicrotasks").filter((m) => m.dur >= 1000);
+  const ms = (us) => Math.round(us) / 1000;
+  return on(gpu, "GPUTask").filter((t) => t.dur >= 1000).map((t) => {
+    const next = micro.find((m) => m.ts >= t.ts + t.dur);
+    return { gpu_task_start_ms: ms(t.ts - from), gpu_task_ms: ms(t.dur),
+      then_idle_ms: next ? ms(next.ts - (t.ts + t.dur)) : null, page_microtask_ms: next ? ms(next.dur) : null };
+  });
+}
+
 // Opens the page with ?timestamps=1 in a fresh tab and presses once.
 async function timestampsRun(browser, base) {
   const page = await browser.newPage();
@@ -135,9 +170,8 @@ function gitState() {
     const loadAtStart = os.loadavg();
     await page.tracing.start({ path: tracePath }); // the Performance panel's default categories
     for (const n of [1, 2]) {
-      await page.evaluate((m) => performance.mark(m), `press ${n}`);
+      await markPress(page, n);
       reports.push(await press(page));
-      await page.evaluate((m) => performance.mark(m), `done ${n}`);
       // The button is enabled again once the box has shown its result.
       await page.waitForFunction((sel) => !document.querySelector(`${sel} button`).disabled, {}, BOX);
     }
@@ -178,6 +212,7 @@ function gitState() {
       browser: await browser.version(),
       page: PAGE,
       reports,
+      press2_round_trips: roundTrips(trace, from, to),
       timestamps,
       ...gitState(),
       command: ["node", ...process.argv.slice(1).map((a) => path.relative(process.cwd(), a) || a)].join(" "),

@@ -70,7 +70,7 @@ function timelineSvg(trace, { from, to, title, subtitle, pageMark, marks }) {
     const end = mx > left + plotW / 2; // a label near the right edge ends at its line
     out.push(`<text x="${end ? mx - 3 : mx + 3}" y="${top - 8}" fill="#d32f2f" text-anchor="${end ? "end" : "start"}">${escape(name)}</text>`);
   }
-  out.push(`<text x="${left}" y="${axisY + 38}" fill="#555">time since the press (User Timing marks in red); each bar is one trace event, at least 0.6 px wide</text>`);
+  out.push(`<text x="${left}" y="${axisY + 38}" fill="#555">time since the click (User Timing marks in red); each bar is one trace event, at least 0.6 px wide</text>`);
   out.push("</svg>");
   return out.join("\n") + "\n";
 }
@@ -86,4 +86,4 @@ function trimTrace(trace, { from, to, pageMark }) {
   return { traceEvents: kept };
 }
 
-module.exports = { timelineSvg, trimTrace };
+module.exports = { lanes, timelineSvg, trimTrace };
