@@ -43,6 +43,8 @@ def main():
     ap.add_argument("--out", required=True, help="folder for the log and its sidecar")
     ap.add_argument("--machine", required=True, help="short machine name for the file names")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds before ncu is stopped")
+    ap.add_argument("--program-commit", help="the commit the profiled program was built from, "
+                    "when it is not COURSE_COMMIT (recorded in the sidecar)")
     ap.add_argument("program", nargs="+", help="the Vulkan program and its arguments, after --")
     args = ap.parse_args()
     ncu = shutil.which("ncu")
@@ -72,6 +74,7 @@ def main():
         "machine": machine(),
         "ncu": version.strip().splitlines()[-1] if version.strip() else None,
         "profiled_command": " ".join(cmd),
+        "profiled_program_commit": args.program_commit or provenance()["commit"],
         "exit_status": status,
         "ncu_lines": said,
         "host_tools": host_tools(),
