@@ -1,7 +1,8 @@
 //! Module 2's GPU histogram on the reader's GPU: global atomics against workgroup-privatised
-//! bins. The kernels are `parallelism`'s WGSL file, included, not copied. Its host code cannot
-//! come along (that crate's threads and tokio do not build for a web page), so the few lines
-//! that upload, dispatch and read back are written here, with `await` and the same constants.
+//! bins. The kernels are `parallelism`'s WGSL, taken from that crate without its `host` feature.
+//! Its host code cannot come along (that crate's threads and tokio do not build for a web page),
+//! so the few lines that upload, dispatch and read back are written here, with `await` and the
+//! same constants.
 
 use gpu_context::{GpuContext, wgpu};
 use serde::Serialize;
@@ -13,7 +14,7 @@ use crate::error::check_offered;
 use crate::reference::{Check, cpu_histogram};
 
 /// The kernels, from the parallelism crate.
-pub const SHADER: &str = include_str!("../../parallelism/src/histogram.wgsl");
+pub const SHADER: &str = parallelism::HISTOGRAM_WGSL;
 /// As in `parallelism::gpu_histogram`: 256 invocations a workgroup, at most 1024 workgroups,
 /// each invocation looping over as many words as it takes.
 const WORKGROUP_SIZE: u32 = 256;

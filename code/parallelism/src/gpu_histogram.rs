@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use gpu_context::{GpuContext, GpuError, TimedRun, wgpu};
 
-pub const SHADER: &str = include_str!("histogram.wgsl");
+pub const SHADER: &str = crate::HISTOGRAM_WGSL;
 const WORKGROUP_SIZE: u32 = 256;
 /// Enough workgroups to fill a big GPU; each thread then loops over several words.
 const MAX_WORKGROUPS: u32 = 1024;

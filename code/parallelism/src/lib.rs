@@ -5,46 +5,51 @@
 //!   (`tests/loom.rs`); [`sync`] picks loom's or std's types.
 //! - The rest (threads, data parallelism, histograms, locks, false sharing, channels, async,
 //!   GPU histogram, graphs, SIMD, branchless code, sorting, sparsity, Monte Carlo and the
-//!   specialisations demos) is plain std code, left out of the loom build.
+//!   specialisations demos) is plain std code, left out of the loom build and behind the
+//!   default feature `host`; [`HISTOGRAM_WGSL`] stays without it, for a web page's build.
 
 pub mod primitives;
 pub(crate) mod sync;
 
-#[cfg(not(loom))]
+/// The GPU histogram's kernels (global atomics, and workgroup-privatised bins): the WGSL text
+/// of `histogram.wgsl`, exported for crates that run it without this crate's host code.
+pub const HISTOGRAM_WGSL: &str = include_str!("histogram.wgsl");
+
+#[cfg(all(not(loom), feature = "host"))]
 pub mod async_bottom;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod async_waiting;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod branchless;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod channels;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod contention;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod data_parallel;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod false_sharing;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod figures;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod gpu_histogram;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod graph;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod histogram;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod lock_hazards;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod locks;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod monte_carlo;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod simd;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod sort;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod sparse;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod specialisations;
-#[cfg(not(loom))]
+#[cfg(all(not(loom), feature = "host"))]
 pub mod threads;
