@@ -66,12 +66,17 @@ def main():
     with open(os.path.join(args.out, log), "w") as f:
         f.write(output)
     said = [line for line in output.splitlines() if line.startswith("==")]
+    # The course's GPU programs print their adapter report ("adapter:", "backend:", "driver:").
+    report = {k: v.strip() for k, _, v in (line.partition(":") for line in output.splitlines())
+              if k in ("adapter", "backend", "driver") and v.strip()}
     version = subprocess.run([ncu, "--version"], capture_output=True, text=True).stdout
     sidecar = {
         "figure": f"ncu_vulkan_{args.machine}",
         "description": "Nsight Compute run on one of the course's Vulkan (wgpu) programs",
         "program": "code/profiling/bench/ncu_on_vulkan.py",
         "machine": machine(),
+        "adapter": (f"{report['adapter']} ({report.get('backend', '?')}, driver "
+                    f"{report.get('driver', '?')})" if "adapter" in report else None),
         "ncu": version.strip().splitlines()[-1] if version.strip() else None,
         "profiled_command": " ".join(cmd),
         "profiled_program_commit": args.program_commit or provenance()["commit"],
