@@ -81,8 +81,6 @@ pub struct Sidecar {
     /// The adapter that ran a GPU figure, as the JSON value its report serialises to
     /// ([`Sidecar::set_adapter`]); `null` for a CPU figure.
     pub adapter: serde_json::Value,
-    /// The adapter report as JSON text; being replaced by [`Sidecar::set_adapter`].
-    pub adapter_json: Option<String>,
     pub notes: Vec<String>,
     /// The source file that built this sidecar: the figure program's code, repository-relative.
     pub program: String,
@@ -134,7 +132,6 @@ impl Sidecar {
             description: description.to_owned(),
             machine: MachineInfo::detect(),
             adapter: serde_json::Value::Null,
-            adapter_json: None,
             notes: Vec::new(),
             program: std::panic::Location::caller().file().replace('\\', "/"),
             files: Vec::new(),
@@ -148,28 +145,25 @@ impl Sidecar {
             .expect("an adapter report is plain data and always serialises");
     }
 
-    /// The sidecar with the adapter that ran the figure ([`Sidecar::set_adapter`]), when there
-    /// is one: `None` leaves a CPU figure's `adapter` null.
+    /// The sidecar with the adapter that ran the figure ([`Sidecar::set_adapter`]).
     #[must_use]
-    pub fn with_adapter<A: serde::Serialize>(mut self, adapter: Option<&A>) -> Self {
-        if let Some(adapter) = adapter {
-            self.set_adapter(adapter);
-        }
+    pub fn with_adapter<A: serde::Serialize + ?Sized>(mut self, adapter: &A) -> Self {
+        self.set_adapter(adapter);
         self
     }
 
     /// The sidecar with these notes (what a reader needs to know to read the figure).
     #[must_use]
-    pub fn with_notes(mut self, notes: Vec<String>) -> Self {
-        self.notes = notes;
+    pub fn with_notes(mut self, notes: impl IntoIterator<Item = String>) -> Self {
+        self.notes = notes.into_iter().collect();
         self
     }
 
     /// The sidecar listing the files its figure wrote beside it, when they are not the usual
     /// `<figure>.csv` and `<figure>.svg`.
     #[must_use]
-    pub fn with_files(mut self, files: &[String]) -> Self {
-        self.files = files.to_vec();
+    pub fn with_files(mut self, files: impl IntoIterator<Item = String>) -> Self {
+        self.files = files.into_iter().collect();
         self
     }
 
@@ -193,12 +187,6 @@ impl Sidecar {
             })
             .collect();
         let git = git_state();
-        let adapter = match (&self.adapter, self.adapter_json.as_deref()) {
-            (serde_json::Value::Null, Some(text)) => {
-                serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
-            }
-            (value, _) => value.clone(),
-        };
         let state = run_state();
         SidecarRecord {
             figure: self.figure.clone(),
@@ -220,7 +208,7 @@ impl Sidecar {
                 })
                 .collect(),
             os: self.machine.os.clone(),
-            adapter,
+            adapter: self.adapter.clone(),
             commit: git
                 .as_ref()
                 .map_or_else(|| "unknown".into(), |g| g.commit.clone()),
@@ -289,9 +277,9 @@ mod tests {
             timestamps: false,
         };
         let sidecar = Sidecar::new("demo", "a test")
-            .with_adapter(Some(&report))
-            .with_notes(vec!["one note".into()])
-            .with_files(&["demo_b1.svg".into()]);
+            .with_adapter(&report)
+            .with_notes(["one note".to_owned()])
+            .with_files(vec!["demo_b1.svg".to_owned()]);
         let back: SidecarRecord = serde_json::from_str(&sidecar.to_json()).unwrap();
         assert_eq!(
             back.adapter,
@@ -299,7 +287,7 @@ mod tests {
         );
         assert_eq!(back.notes, ["one note"]);
         assert_eq!(back.files, ["demo_b1.svg"]);
-        let cpu = Sidecar::new("demo", "a CPU figure").with_adapter(None::<&Report>);
+        let cpu = Sidecar::new("demo", "a CPU figure");
         assert_eq!(cpu.record().adapter, serde_json::Value::Null);
     }
 

@@ -8,7 +8,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use crossbeam_channel::Sender;
-use gpu_context::{ColorSpace, RenderGpu, surface_config};
+use gpu_context::{AdapterReport, ColorSpace, RenderGpu, surface_config};
 use winit::application::ApplicationHandler;
 use winit::dpi::{PhysicalPosition, PhysicalSize};
 use winit::event::WindowEvent;
@@ -75,7 +75,7 @@ struct Running {
     commands: Sender<Command>,
     /// The engine's thread; joined on the way out.
     engine: Option<JoinHandle<()>>,
-    adapter_json: String,
+    adapter: AdapterReport,
     /// The two surfaces' present modes, recorded with a measurement.
     present_modes: String,
 }
@@ -167,7 +167,7 @@ impl App {
         // One device per drawing thread: each thread owns what it draws with.
         let (panel_device, panel_queue) = gpu.open_device("panel device")?;
         let (engine_device, engine_queue) = gpu.open_device("engine device")?;
-        let adapter_json = gpu.report(&engine_device).to_json();
+        let adapter = gpu.report(&engine_device);
         // ANCHOR_END: start_devices
 
         let size = panel_window.inner_size();
@@ -248,7 +248,7 @@ impl App {
             render_window,
             commands: command_tx,
             engine: Some(handle),
-            adapter_json,
+            adapter,
             present_modes,
         })
     }
@@ -350,7 +350,7 @@ impl App {
                 &name,
                 "screenshot from a headless run of egui_winit_wgpu_template (--frames N --screenshot PATH)",
             );
-            sidecar.adapter_json = Some(running.adapter_json.clone());
+            sidecar.set_adapter(&running.adapter);
             sidecar.files = vec![format!("{name}.png")];
             sidecar
                 .notes
@@ -471,12 +471,7 @@ impl ApplicationHandler<EngineWoke> for App {
                     .unwrap_or_else(bench_harness::figures_dir);
                 let size = running.render_window.inner_size();
                 let notes = [running.present_modes.clone()];
-                match m.write(
-                    &dir,
-                    &running.adapter_json,
-                    [size.width, size.height],
-                    &notes,
-                ) {
+                match m.write(&dir, &running.adapter, [size.width, size.height], &notes) {
                     Ok(files) => self.report.files.extend(files),
                     Err(e) => return self.fail(event_loop, e.into()),
                 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use bench_harness::{Csv, Sidecar, Stats};
+use gpu_context::AdapterReport;
 
 use crate::error::MeasureError;
 use crate::messages::{FrameStats, Latency};
@@ -81,7 +82,7 @@ impl Measurement {
     pub fn write(
         &self,
         dir: &Path,
-        adapter_json: &str,
+        adapter: &AdapterReport,
         size: [u32; 2],
         notes: &[String],
     ) -> Result<Vec<PathBuf>, MeasureError> {
@@ -144,7 +145,7 @@ impl Measurement {
             csv.write(&path).map_err(write_error(&path))?;
             written.push(path);
         }
-        let table = markdown_table(&fps, &ms, &frames, panel_fps, size, adapter_json);
+        let table = markdown_table(&fps, &ms, &frames, panel_fps, size, &adapter.name);
         let path = dir.join("template_measurements.md");
         std::fs::write(&path, table).map_err(write_error(&path))?;
         written.push(path);
@@ -154,7 +155,7 @@ impl Measurement {
              frame, and latency from a colour change in the panel to the first presented frame \
              showing it",
         );
-        sidecar.adapter_json = Some(adapter_json.to_owned());
+        sidecar.set_adapter(adapter);
         sidecar.files = written
             .iter()
             .filter_map(|p| p.file_name())
@@ -216,13 +217,8 @@ fn markdown_table(
     frames: &Stats,
     panel_fps: f64,
     size: [u32; 2],
-    adapter_json: &str,
+    adapter: &str,
 ) -> String {
-    let adapter = adapter_json
-        .split("\"name\":\"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .unwrap_or("unknown adapter");
     let machine = bench_harness::MachineInfo::detect();
     let build = if cfg!(debug_assertions) {
         "debug"

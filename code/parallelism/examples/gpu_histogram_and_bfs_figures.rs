@@ -169,7 +169,7 @@ fn histogram_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
         }
     }
     let mut sidecar = Sidecar::new(&name, "GPU histogram: global atomics vs privatised bins");
-    sidecar.adapter_json = Some(ctx.report().to_json());
+    sidecar.set_adapter(ctx.report());
     sidecar.notes.push(format!(
         "{len} bytes per input; each sample clears the bins and runs one dispatch, timed by \
          GPU timestamps where the adapter has them (column timing); bins checked against the CPU"

@@ -143,7 +143,7 @@ fn main() -> anyhow::Result<()> {
         &name,
         "GPU upload and read-back latency; adapter type and mappable primary buffers",
     );
-    sidecar.adapter_json = Some(ctx.report().to_json());
+    sidecar.set_adapter(ctx.report());
     sidecar.notes.push(format!(
         "device_type {:?}; MAPPABLE_PRIMARY_BUFFERS {}; {iterations} timed transfers per size after 5 warm-up ones",
         info.device_type,

@@ -121,7 +121,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         &name,
         "vector addition: CPU loop vs GPU round trip vs GPU kernel",
     );
-    sidecar.adapter_json = Some(report.to_json());
+    sidecar.set_adapter(&report);
     sidecar.notes.push(format!(
         "kernel time from {}",
         if report.timestamps {

@@ -296,7 +296,7 @@ fn gpu_async(machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
         "rust_basics_gpu_async",
         "time until queue.submit returns, until the wait returns, and the GPU's timestamps, for a kernel of growing cost",
     );
-    sidecar.adapter_json = Some(report.to_json());
+    sidecar.set_adapter(report);
     sidecar
         .notes
         .push("on a software adapter (lavapipe) the times show asynchrony, not GPU speed".into());

@@ -140,10 +140,12 @@ impl Args {
         &self,
         figure: &str,
         description: &str,
-        adapter: Option<String>,
+        adapter: Option<&gpu_context::AdapterReport>,
     ) -> bench_harness::Sidecar {
         let mut s = bench_harness::Sidecar::new(figure, description);
-        s.adapter_json = adapter;
+        if let Some(adapter) = adapter {
+            s.set_adapter(adapter);
+        }
         if let Some(m) = &self.machine {
             s.notes.push(format!("machine: {m}"));
         }

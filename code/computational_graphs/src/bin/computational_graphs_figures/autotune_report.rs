@@ -96,7 +96,7 @@ pub fn write(
         "autotuner per Linear shape of the sweeps: candidates checked against the CPU, correct \
          ones timed (median), the fastest kept; tuning time, winner, and the heuristic's kernel \
          timed alongside",
-        Some(ctx.report().to_json()),
+        Some(ctx.report()),
     );
     sidecar.files = vec![format!("{name}.csv")];
     Figure::new(sidecar).rows(&csv)?.write()?;

@@ -77,7 +77,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     let mut sidecar = args.sidecar(
         &name,
         "chains of empty dispatches in one compute pass: median total and per-dispatch time",
-        Some(ctx.report().to_json()),
+        Some(ctx.report()),
     );
     // A table in the book, no chart.
     sidecar.files = vec![format!("{name}.csv")];

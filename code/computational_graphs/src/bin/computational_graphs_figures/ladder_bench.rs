@@ -105,7 +105,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     let mut sidecar = args.sidecar(
         &name,
         "WGSL matmul kernels, median GFLOP/s; whiskers p10–p90",
-        Some(ctx.report().to_json()),
+        Some(ctx.report()),
     );
     // The Markdown table beside the chart: listing it names the usual pair too.
     sidecar.files = vec![format!("{name}.csv"), format!("{name}.svg")];

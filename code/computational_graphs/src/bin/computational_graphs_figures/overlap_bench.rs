@@ -152,7 +152,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
         &name,
         "one batch streamed through the Linear kernel in chunks: serial phases against one \
          submission per chunk with 1 or 4 chunks in flight; CPU wall clock, host to host",
-        Some(ctx.report().to_json()),
+        Some(ctx.report()),
     );
     Figure::new(sidecar)
         .rows(&csv)?

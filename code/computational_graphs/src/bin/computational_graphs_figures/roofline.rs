@@ -231,7 +231,7 @@ pub fn run(adapter: &AdapterReport, args: &Args) -> Result<(), Box<dyn std::erro
         &out,
         "matmul ladder kernels and graph variants on the machine's roofline; intensity modelled \
          from each kernel's block size and from each graph's operators",
-        Some(adapter.to_json()),
+        Some(adapter),
     );
     sidecar.notes.push(roofs_line);
     sidecar.notes.extend(r.notes);

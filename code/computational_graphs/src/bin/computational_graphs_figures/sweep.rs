@@ -123,7 +123,7 @@ fn write(ctx: &GpuContext, args: &Args, rows: &[Row]) -> Result<(), Box<dyn std:
         Some(path) => read_pytorch(std::path::Path::new(path))?,
         None => Vec::new(),
     };
-    let adapter = Some(ctx.report().to_json());
+    let adapter = Some(ctx.report());
     let sub = subtitle(ctx, args);
     for sweep in ["size", "depth"] {
         let (title, x_label) = sweep_title(sweep, args.sweep_size());
@@ -138,7 +138,7 @@ fn write(ctx: &GpuContext, args: &Args, rows: &[Row]) -> Result<(), Box<dyn std:
             .map(Row::record)
             .collect();
         let desc = format!("{title}; median of the samples, whiskers p10–p90; data in {name}.csv");
-        Figure::new(args.sidecar(&name, &desc, adapter.clone()))
+        Figure::new(args.sidecar(&name, &desc, adapter))
             .rows(&records)?
             .chart(chart.to_svg())
             .write_to(&dir)?;

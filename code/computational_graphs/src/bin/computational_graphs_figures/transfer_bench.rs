@@ -158,7 +158,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
         "host-to-device and device-to-host transfers, 4 KiB upward in powers of 4: median and \
          p10/p90 GB/s of the CPU wall clock from the first CPU copy to the GPU's completion, and \
          of the device's copies alone (GPU timestamps where the adapter has them)",
-        Some(ctx.report().to_json()),
+        Some(ctx.report()),
     );
     Figure::new(sidecar)
         .rows(&csv)?

@@ -73,7 +73,9 @@ pub fn gpu_dot_table(quick: bool) -> anyhow::Result<()> {
         &name,
         "WGSL dot product over f16 storage, f32 or f16 accumulator, against a CPU emulation",
     );
-    sidecar.adapter_json = ctx.as_ref().map(|c| c.report().to_json());
+    if let Some(ctx) = &ctx {
+        sidecar.set_adapter(ctx.report());
+    }
     sidecar.files = vec![format!("{name}.csv")]; // a table, no chart
     Figure::new(sidecar).table(&csv).write()?;
     Ok(())

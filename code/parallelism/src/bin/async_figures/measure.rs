@@ -83,13 +83,6 @@ fn subtitle() -> String {
     )
 }
 
-fn sidecar(stem: &str, description: &str, notes: Vec<String>, files: Vec<String>) -> Sidecar {
-    let mut sidecar = Sidecar::new(stem, description);
-    sidecar.notes = notes;
-    sidecar.files = files;
-    sidecar
-}
-
 /// One future of `parallel_async_sizes*.csv`.
 #[derive(Serialize)]
 struct SizeRow {
@@ -150,12 +143,9 @@ fn sizes(suffix: &str) -> Result<(), Box<dyn Error>> {
         .collect();
     let notes =
         vec!["size_of_val of each future before its first poll (x86-64, release build)".into()];
-    let sidecar = sidecar(
-        &stem,
-        "Sizes in bytes of a few futures",
-        notes,
-        vec![format!("{stem}.csv")],
-    );
+    let sidecar = Sidecar::new(&stem, "Sizes in bytes of a few futures")
+        .with_notes(notes)
+        .with_files(vec![format!("{stem}.csv")]);
     Figure::new(sidecar).rows(&rows)?.write()?;
     Ok(())
 }
@@ -315,17 +305,17 @@ fn memory(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
         "1-minute load average after the run: {}",
         subtitle()
     ));
-    let files = ["csv", "svg"]
+    let files: Vec<String> = ["csv", "svg"]
         .iter()
         .map(|e| format!("{stem}.{e}"))
         .chain([format!("{stem}_create.svg")])
         .collect();
-    let sidecar = sidecar(
+    let sidecar = Sidecar::new(
         &stem,
         "Memory and start-up time per waiting task (tokio, course executor) and per waiting OS thread",
-        notes,
-        files,
-    );
+    )
+    .with_notes(notes)
+    .with_files(files);
     Figure::new(sidecar)
         .rows(&rows)?
         .chart(rss_chart.to_svg())
@@ -391,12 +381,11 @@ fn starvation(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
         chart.series.push(series);
         notes.push(format!("{label}: {}", summary.join("; ")));
     }
-    let sidecar = sidecar(
+    let sidecar = Sidecar::new(
         &stem,
         "Lateness of a ticker task beside a blocking call, in the task and through spawn_blocking",
-        notes,
-        vec![],
-    );
+    )
+    .with_notes(notes);
     Figure::new(sidecar)
         .rows(&rows)?
         .chart(chart.to_svg())

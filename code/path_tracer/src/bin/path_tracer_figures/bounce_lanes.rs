@@ -2,13 +2,13 @@
 //! megakernel, counted by a ballot at the top of every bounce, beside the estimate from the
 //! fraction of paths alive that assumes paths die independently.
 
-use bench_harness::{Csv, FigureArgs, figures_dir};
+use bench_harness::{Csv, FigureArgs, Sidecar, figures_dir};
 use path_tracer::bvh::{BuildMethod, Bvh};
 use path_tracer::lane_count::LaneCounter;
 use path_tracer::{GpuScene, RenderSettings, Scene};
 
 use super::throughput::sweep;
-use crate::setup::{Gpu, sidecar};
+use crate::setup::Gpu;
 
 pub fn run(args: &FigureArgs, gpu: &Gpu) -> anyhow::Result<()> {
     let sweep = sweep(args.quick, gpu.ctx.report().is_software());
@@ -65,19 +65,19 @@ pub fn run(args: &FigureArgs, gpu: &Gpu) -> anyhow::Result<()> {
     let name = args.figure_name("path_tracer", "bounce_lanes");
     let dir = figures_dir();
     csv.write(&dir.join(format!("{name}.csv")))?;
-    sidecar(
+    Sidecar::new(
         &name,
         "Lanes with a path to trace at each bounce of the megakernel's paths, counted by subgroup ballots, against the independent-deaths estimate",
-        gpu,
-        vec![
-            format!(
-                "module's room scene with {confetti} confetti (seed 2026), {}×{} pixels, first sample, bounce limit {depth}",
-                sweep.side, sweep.side
-            ),
-            "counted_lane_use: busy lanes / (subgroup size × subgroups that ran the bounce); a ballot at the top of every bounce of the megakernel's loop".into(),
-            "independent_deaths_estimate: f / (1 - (1 - f)^subgroup_size), f = alive_fraction".into(),
-        ],
     )
+    .with_adapter(gpu.ctx.report())
+    .with_notes(vec![
+        format!(
+            "module's room scene with {confetti} confetti (seed 2026), {}×{} pixels, first sample, bounce limit {depth}",
+            sweep.side, sweep.side
+        ),
+        "counted_lane_use: busy lanes / (subgroup size × subgroups that ran the bounce); a ballot at the top of every bounce of the megakernel's loop".into(),
+        "independent_deaths_estimate: f / (1 - (1 - f)^subgroup_size), f = alive_fraction".into(),
+    ])
     .write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }

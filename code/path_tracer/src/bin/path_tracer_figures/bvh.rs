@@ -1,6 +1,6 @@
 use std::time::Instant;
 
-use bench_harness::{Bar, BarChart, Csv, FigureArgs, figures_dir};
+use bench_harness::{Bar, BarChart, Csv, FigureArgs, Sidecar, figures_dir};
 use path_tracer::bvh::{BuildMethod, Bvh};
 use path_tracer::gpu::totals_by_label;
 use path_tracer::lane_count::LaneCounter;
@@ -8,7 +8,7 @@ use path_tracer::reference::{camera_lane_use, count_walks};
 use path_tracer::{GpuScene, RenderSettings, Scene};
 
 use super::throughput::sweep;
-use crate::setup::{Gpu, median_min_max, sidecar};
+use crate::setup::{Gpu, median_min_max};
 
 /// Paths whose walks are counted on the CPU: the same on every machine, so the counts are too.
 const COUNTED_SIDE: u32 = 256;
@@ -210,12 +210,12 @@ fn write(
         "gpu_camera_lane_use: one camera ray per pixel of the timed image walks the tree on the GPU; at each trip round the walk loop a subgroup ballot counts the lanes taking part; busy lanes / (subgroup size × subgroup trips)".into(),
         "build_ms: CPU time of the build, best of three".into(),
     ];
-    sidecar(
+    Sidecar::new(
         &name,
         "Morton-code and binned-SAH trees: tree shape, node visits per ray, lane use and GPU time",
-        gpu,
-        notes,
     )
+    .with_adapter(gpu.ctx.report())
+    .with_notes(notes)
     .write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }

@@ -1,9 +1,9 @@
-use bench_harness::{BarChart, Csv, FigureArgs, figures_dir};
+use bench_harness::{BarChart, Csv, FigureArgs, Sidecar, figures_dir};
 use path_tracer::RenderSettings;
 use path_tracer::gpu::totals_by_label;
 
 use super::throughput::sweep;
-use crate::setup::{Gpu, median_min_max, scene_on_gpu, sidecar};
+use crate::setup::{Gpu, median_min_max, scene_on_gpu};
 
 // ANCHOR: kernels
 /// The largest scene at the deepest bounce limit: each wavefront kernel's GPU time summed over
@@ -83,12 +83,9 @@ pub fn run(args: &FigureArgs, gpu: &mut Gpu) -> anyhow::Result<()> {
         "whole render: first scope's start to last scope's end (gaps between passes included)"
             .into(),
     ];
-    sidecar(
-        &name,
-        "GPU time per wavefront kernel and of the megakernel",
-        gpu,
-        notes,
-    )
-    .write(&dir.join(format!("{name}.json")))?;
+    Sidecar::new(&name, "GPU time per wavefront kernel and of the megakernel")
+        .with_adapter(gpu.ctx.report())
+        .with_notes(notes)
+        .write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }

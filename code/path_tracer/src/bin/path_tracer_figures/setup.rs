@@ -1,23 +1,15 @@
-//! What every part shares: the GPU with its renderers and timing scopes, the scene, figure
-//! names and sidecars.
+//! What every part shares: the GPU with its renderers and timing scopes, the scene and figure
+//! names.
 
 use std::time::Instant;
 
 use anyhow::Context;
-use bench_harness::Sidecar;
 use gpu_context::{GpuContext, GpuScopes};
 use path_tracer::bvh::Bvh;
 use path_tracer::gpu::span_s;
 use path_tracer::megakernel::Megakernel;
 use path_tracer::wavefront::{Wavefront, WavefrontRender};
 use path_tracer::{GpuScene, RenderSettings, Scene};
-
-pub fn sidecar(name: &str, description: &str, gpu: &Gpu, notes: Vec<String>) -> Sidecar {
-    let mut s = Sidecar::new(name, description);
-    s.adapter_json = Some(gpu.ctx.report().to_json());
-    s.notes = notes;
-    s
-}
 
 /// The device, its timing scopes when it has timestamps, and both renderers.
 pub struct Gpu {

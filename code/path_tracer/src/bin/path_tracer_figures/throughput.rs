@@ -1,7 +1,7 @@
-use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
+use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
 use path_tracer::RenderSettings;
 
-use crate::setup::{Gpu, median_min_max, scene_on_gpu, sidecar};
+use crate::setup::{Gpu, median_min_max, scene_on_gpu};
 
 /// The sweep: image size, random triangles per scene, bounce limits, timed renders per point.
 pub struct Sweep {
@@ -145,19 +145,19 @@ pub fn run(args: &FigureArgs, gpu: &mut Gpu) -> anyhow::Result<()> {
         format!("median of {} renders, whiskers min and max", sweep.repeats),
         "rays: the wavefront's queue counters summed over bounces (both renderers trace the same paths)".into(),
     ];
-    sidecar(
+    Sidecar::new(
         &name,
         "Rays per second of a megakernel and a wavefront path tracer against the bounce limit",
-        gpu,
-        notes.clone(),
     )
+    .with_adapter(gpu.ctx.report())
+    .with_notes(notes.clone())
     .write(&dir.join(format!("{name}.json")))?;
-    let mut queues_sidecar = sidecar(
+    let mut queues_sidecar = Sidecar::new(
         &queues_name,
         "Length of the wavefront's ray queue at each bounce (the deepest bounce limit of the sweep)",
-        gpu,
-        notes,
-    );
+    )
+    .with_adapter(gpu.ctx.report())
+    .with_notes(notes);
     // The queue lengths are a table only (no chart of their own).
     queues_sidecar.files = vec![format!("{queues_name}.csv")];
     queues_sidecar.write(&dir.join(format!("{queues_name}.json")))?;

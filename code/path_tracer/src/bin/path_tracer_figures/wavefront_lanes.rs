@@ -3,14 +3,14 @@
 //! taking part, so the trips of lanes (node visits) and of subgroups (what a SIMT GPU pays for)
 //! can be set beside the kernel's time.
 
-use bench_harness::{Csv, FigureArgs, figures_dir};
+use bench_harness::{Csv, FigureArgs, Sidecar, figures_dir};
 use path_tracer::bvh::{BuildMethod, Bvh};
 use path_tracer::lane_count::{LaneCounter, LaneCounts};
 use path_tracer::wavefront::Wavefront;
 use path_tracer::{GpuScene, RenderSettings, Scene};
 
 use super::throughput::sweep;
-use crate::setup::{Gpu, sidecar};
+use crate::setup::Gpu;
 
 pub fn run(args: &FigureArgs, gpu: &Gpu) -> anyhow::Result<()> {
     let sweep = sweep(args.quick, gpu.ctx.report().is_software());
@@ -49,18 +49,18 @@ pub fn run(args: &FigureArgs, gpu: &Gpu) -> anyhow::Result<()> {
     let name = args.figure_name("path_tracer", "wavefront_lanes");
     let dir = figures_dir();
     csv.write(&dir.join(format!("{name}.csv")))?;
-    sidecar(
+    Sidecar::new(
         &name,
         "Lanes taking part in the wavefront's intersect kernel at every bounce, counted by subgroup ballots at each trip round the walk, Morton against binned-SAH tree",
-        gpu,
-        vec![
-            format!(
-                "module's room scene with {confetti} confetti (seed 2026), {}×{} pixels, first sample, bounce limit {depth}; each tree in its own render",
-                sweep.side, sweep.side
-            ),
-            "lane_trips: trips round the walk's loop summed over rays (node visits); subgroup_trips: the same summed over subgroups (ballots taken); lane_use: busy lanes / (subgroup size × subgroup trips); bounce 'all' sums the bounces".into(),
-        ],
     )
+    .with_adapter(gpu.ctx.report())
+    .with_notes(vec![
+        format!(
+            "module's room scene with {confetti} confetti (seed 2026), {}×{} pixels, first sample, bounce limit {depth}; each tree in its own render",
+            sweep.side, sweep.side
+        ),
+        "lane_trips: trips round the walk's loop summed over rays (node visits); subgroup_trips: the same summed over subgroups (ballots taken); lane_use: busy lanes / (subgroup size × subgroup trips); bounce 'all' sums the bounces".into(),
+    ])
     .write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }

@@ -116,7 +116,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         &name,
         "atomicMins tested, issued and won per frame by the naive and early-reject splats, counted in the kernel",
     );
-    sidecar.adapter_json = Some(ctx.report().to_json());
+    sidecar.set_adapter(ctx.report());
     sidecar.notes = vec![
         format!("module 3's scene (seed 1) and the sweep's camera, {}×{} pixels; each row is {FRAMES} counting frames (clear, project, counting splat) on buffers made once", size.0, size.1),
         "tested: points on screen and in depth range; issued: atomicMins executed; won: atomicMins that lowered the pixel; one counter buffer, summed per workgroup in shared memory".into(),

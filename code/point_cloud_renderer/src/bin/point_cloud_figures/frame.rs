@@ -29,7 +29,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         &name,
         "One frame of the point-cloud renderer (fused kernel, Morton-sorted cloud)",
     );
-    sidecar.adapter_json = Some(ctx.report().to_json());
+    sidecar.set_adapter(ctx.report());
     sidecar.notes = vec![format!(
         "{} points of module 3's scene (seed 1), {}×{} pixels, the sweep's camera",
         cloud.len(),

@@ -280,7 +280,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         &throughput_name,
         "Frame time and points/s of the point-cloud renderer per optimization step",
     );
-    sidecar.adapter_json = Some(ctx.report().to_json());
+    sidecar.set_adapter(ctx.report());
     sidecar.notes = notes.clone();
     sidecar.write(&dir.join(format!("{throughput_name}.json")))?;
 
@@ -296,7 +296,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         &scopes_name,
         "Each pass's GPU scope at the largest point count (from the throughput CSV's *_ms columns)",
     );
-    sidecar.adapter_json = Some(ctx.report().to_json());
+    sidecar.set_adapter(ctx.report());
     sidecar.notes = notes;
     sidecar.files = vec![
         format!("{scopes_name}.svg"),

@@ -2,14 +2,14 @@ use std::time::Instant;
 
 use anyhow::Context;
 use bench_harness::{
-    Csv, LineChart, Progress, Series, SidecarRecord, figures_dir, git_commit, read_rows,
+    Csv, LineChart, Progress, Series, Sidecar, SidecarRecord, figures_dir, git_commit, read_rows,
 };
 use gpu_context::GpuContext;
 use profiling_lab::inference::{PackedModel, Server};
 use serde::Deserialize;
 
 use crate::args::{Args, Sizes, figure_name};
-use crate::workload::{BATCHES, FORMATS, Requests, model, server_label, sidecar, start, warm_up};
+use crate::workload::{BATCHES, FORMATS, Requests, model, server_label, start, warm_up};
 
 /// The latency at quantile `q` (0..=1) of sorted samples, nearest rank.
 pub fn quantile(sorted: &[f64], q: f64) -> f64 {
@@ -97,14 +97,14 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
     cdf.write(&dir.join(format!("{name}_cdf.csv")))?;
     let adapter = ctx.adapter.get_info().name;
     draw(charts, &adapter, hidden, count, &name)?;
-    let mut sidecar = sidecar(
+    let mut sidecar = Sidecar::new(
         &name,
         "Per-request latency (wall clock) of the baseline server and of the server with all three changes",
-        ctx,
-        vec![format!(
-            "hidden width {hidden}, {count} timed requests after at least 10 untimed ones and 0.3 s of them, quantiles by nearest rank"
-        )],
-    );
+    )
+    .with_adapter(ctx.report())
+    .with_notes(vec![format!(
+        "hidden width {hidden}, {count} timed requests after at least 10 untimed ones and 0.3 s of them, quantiles by nearest rank"
+    )]);
     sidecar.files = [format!("{name}.csv"), format!("{name}_cdf.csv")]
         .into_iter()
         .chain(BATCHES.iter().map(|b| format!("{name}_b{b}.svg")))

@@ -1,12 +1,14 @@
 use anyhow::{Context, bail};
-use bench_harness::{BarChart, SidecarRecord, figures_dir, git_commit, read_rows, rows_to_csv};
+use bench_harness::{
+    BarChart, Sidecar, SidecarRecord, figures_dir, git_commit, read_rows, rows_to_csv,
+};
 use gpu_context::{GpuContext, GpuScopes};
 use profiling_lab::inference::{PackedModel, Server, WeightFormat, stage_totals};
 use quantization::energy::EnergyMeter;
 use serde::{Deserialize, Serialize};
 
 use crate::args::{Args, Order, Sizes, figure_name};
-use crate::workload::{BATCHES, FORMATS, Requests, model, server_label, sidecar, start, warm_up};
+use crate::workload::{BATCHES, FORMATS, Requests, model, server_label, start, warm_up};
 
 /// Profiled requests per server, format and batch size; each stage's median is reported.
 const PROFILED: usize = 9;
@@ -289,19 +291,19 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write {name}.csv into {}", dir.display()))?;
     let order = order_text(args.order);
     draw(charts, &ctx.adapter.get_info().name, hidden, order, &name)?;
-    let mut sidecar = sidecar(
+    let mut sidecar = Sidecar::new(
         &name,
         "GPU time per stage of one request, unfused and fused inference servers",
-        ctx,
-        vec![
-            format!(
-                "hidden width {hidden}; each stage summed over the layers; {PROFILED} profiled \
+    )
+    .with_adapter(ctx.report())
+    .with_notes(vec![
+        format!(
+            "hidden width {hidden}; each stage summed over the layers; {PROFILED} profiled \
                  requests per configuration, {order}; gpu_us is the median, min_us and max_us \
                  the fastest and slowest"
-            ),
-            clock_note,
-        ],
-    );
+        ),
+        clock_note,
+    ]);
     sidecar.files = std::iter::once(format!("{name}.csv"))
         .chain(BATCHES.iter().map(|b| format!("{name}_b{b}.svg")))
         .collect();

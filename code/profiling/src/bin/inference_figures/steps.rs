@@ -3,7 +3,7 @@
 //! few traced ones split by the request's `tracing` spans.
 
 use anyhow::Context;
-use bench_harness::{BarChart, Figure, figures_dir};
+use bench_harness::{BarChart, Figure, Sidecar, figures_dir};
 use gpu_context::{GpuContext, GpuScopes};
 use profiling_lab::chrome_trace::{ChromeTrace, read_events, span_totals};
 use profiling_lab::inference::{Changes, PackedModel, Server, WeightFormat, stage_totals};
@@ -12,7 +12,7 @@ use tracing_subscriber::filter::LevelFilter;
 
 use crate::args::{Args, Sizes, figure_name};
 use crate::latency::{latencies, quantile};
-use crate::workload::{BATCHES, Requests, model, sidecar};
+use crate::workload::{BATCHES, Requests, model};
 
 /// Requests recorded into a Chrome trace per configuration, and profiled on the GPU.
 const TRACED: usize = 20;
@@ -205,12 +205,12 @@ fn write(
          {traced_count} requests traced with tracing-chrome (traced_p50_us), {PROFILED} profiled \
          with GPU timestamp scopes after one untimed (gpu_us, median)"
     )];
-    let mut figure = Figure::new(sidecar(
+    let mut figure = Figure::new(Sidecar::new(
         &name,
         "The inference case study's three changes one at a time and together: latency and GPU time",
-        ctx,
-        notes.clone(),
-    ))
+    )
+    .with_adapter(ctx.report())
+    .with_notes(notes.clone()))
     .rows(&rows)?;
     for (mut chart, batch) in charts.into_iter().zip(BATCHES) {
         chart.title = format!("Median latency per request, batch {batch}, by the changes made");
@@ -232,12 +232,12 @@ fn write(
          the rest of the request; share = mean_us / the mean traced request"
             .into(),
     );
-    let mut spans_sidecar = sidecar(
+    let mut spans_sidecar = Sidecar::new(
         &spans_name,
         "Where a request's wall time goes, by tracing span, for each set of changes",
-        ctx,
-        span_notes,
-    );
+    )
+    .with_adapter(ctx.report())
+    .with_notes(span_notes);
     // A table without a chart: the sidecar names it.
     spans_sidecar.files = vec![format!("{spans_name}.csv")];
     Figure::new(spans_sidecar)

@@ -1,7 +1,6 @@
 //! What the parts measure and how they measure it: the model, the requests, the two servers they
-//! compare, the warm-up before timing, and the sidecar every figure of this program carries.
+//! compare and the warm-up before timing.
 
-use bench_harness::Sidecar;
 use computational_graphs::tensor::Tensor2D;
 use gpu_context::GpuContext;
 use profiling_lab::inference::{Changes, InferenceError, PackedModel, Server, WeightFormat};
@@ -10,13 +9,6 @@ use quantization::model::{Mlp, spirals};
 /// Batch sizes: one request at a time, and a batch of 64.
 pub const BATCHES: [usize; 2] = [1, 64];
 pub const FORMATS: [WeightFormat; 2] = [WeightFormat::Int8, WeightFormat::Group4 { group: 32 }];
-
-pub fn sidecar(name: &str, description: &str, ctx: &GpuContext, notes: Vec<String>) -> Sidecar {
-    let mut s = Sidecar::new(name, description);
-    s.adapter_json = Some(ctx.report().to_json());
-    s.notes = notes;
-    s
-}
 
 /// The baseline or the server with all three changes, as the latency and stages parts compare
 /// them.

@@ -60,7 +60,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             "The random graph (seed 1) as profiled frames: tracing spans of the CPU runner and \
              the frame's stages, and GPU timestamp scopes (graph > iteration k, read-back copy).",
         );
-        sidecar.adapter_json = Some(ctx.report().to_json());
+        sidecar.set_adapter(ctx.report());
         sidecar.files = vec![file.to_owned()];
         sidecar.notes.push(format!(
             "size {size}, depth {depth}, {iterations} graph iterations per frame, {frames} frames \

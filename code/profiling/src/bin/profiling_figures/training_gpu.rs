@@ -175,19 +175,19 @@ pub fn run_sweep(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         markers: vec![],
     }
     .write(&dir.join(format!("{name}.svg")))?;
-    sidecar(
+    Sidecar::new(
         &name,
         "Wall time per training step (forward, backward, SGD) on the CPU and on the GPU under \
          three schedules (a submit per kernel, a submit and loss read-back per step, losses \
          read once at the end), and the last with the batch sums of the backward pass done by \
          a workgroup per gradient element",
-        ctx,
-        vec![format!(
-            "median of {} samples after one warm-up, each sample {} steps (4 at batch 30000); \
-             min and max as the spread; batches {:?}, hidden {:?}",
-            plan.samples, plan.steps, plan.batches, plan.hiddens
-        )],
     )
+    .with_adapter(ctx.report())
+    .with_notes(vec![format!(
+        "median of {} samples after one warm-up, each sample {} steps (4 at batch 30000); \
+         min and max as the spread; batches {:?}, hidden {:?}",
+        plan.samples, plan.steps, plan.batches, plan.hiddens
+    )])
     .write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }
@@ -399,30 +399,23 @@ pub fn run_scopes(args: &FigureArgs) -> anyhow::Result<()> {
         bars: kernel_bars,
     }
     .write(&dir.join(&kernels_svg))?;
-    let mut side = sidecar(
+    let mut side = Sidecar::new(
         &name,
         "GPU timestamp scopes of one training step (forward with the loss, backward with a scope \
          around each of its kernels, update, the loss's copy for read-back), the CPU's record, \
          submit, wait and read-back, and the step's wall time, with \
          the backward's batch sums done by one invocation or by one workgroup per element",
-        &ctx,
-        vec![format!(
-            "median of {steps} steps after one warm-up; min and max as the spread; each backward \
-             kernel in its own compute pass inside the backward scope; the CPU's record, submit, \
-             wait and loss read-back timed with Instant; 'outside the scopes' is wall clock minus \
-             GPU busy, 'submit and wait beyond GPU busy' the CPU's submit and wait minus GPU busy, per \
-             step, then the median"
-        )],
-    );
+    )
+    .with_adapter(ctx.report())
+    .with_notes(vec![format!(
+        "median of {steps} steps after one warm-up; min and max as the spread; each backward \
+         kernel in its own compute pass inside the backward scope; the CPU's record, submit, \
+         wait and loss read-back timed with Instant; 'outside the scopes' is wall clock minus \
+         GPU busy, 'submit and wait beyond GPU busy' the CPU's submit and wait minus GPU busy, per \
+         step, then the median"
+    )]);
     // Listing any file replaces the usual pair, so all three are named.
     side.files = vec![format!("{name}.csv"), format!("{name}.svg"), kernels_svg];
     side.write(&dir.join(format!("{name}.json")))?;
     Ok(())
-}
-
-fn sidecar(name: &str, description: &str, ctx: &GpuContext, notes: Vec<String>) -> Sidecar {
-    let mut s = Sidecar::new(name, description);
-    s.adapter_json = Some(ctx.report().to_json());
-    s.notes = notes;
-    s
 }

@@ -114,7 +114,7 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
          buffers) against the GPU runner (upload, kernels, read-back), median of repeated runs \
          after 3 warm-up runs",
     );
-    sidecar.adapter_json = Some(report.to_json());
+    sidecar.set_adapter(report);
     sidecar.notes = vec![format!("quick mode: {}", args.quick)];
     Figure::new(sidecar)
         .table(&csv)

@@ -1,11 +1,11 @@
-use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
+use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
 use computational_graphs::tensor::Tensor2D;
 use quantization::affine::Scheme;
 use quantization::fake_quant::{Granularity, fake_quantize};
 use quantization::group4::Group4Weights;
 use quantization::model::{Mlp, accuracy, held_out_spirals, shipped};
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 /// The test set: 6000 points whose places along the arms the model never saw (the set the
 /// inference page checks the model on).
@@ -127,14 +127,13 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         markers: vec![],
     }
     .write(&dir.join(format!("{name}.svg")))?;
-    sidecar(
+    Sidecar::new(
         &name,
         "Test accuracy of the shipped spiral MLP with fake-quantized weights",
-        None,
-        vec![format!(
-            "f32 accuracy {f32_acc:.4}; 4-bit groups of 8 (layers 2 and 3) {g4:.4}"
-        )],
     )
+    .with_notes(vec![format!(
+        "f32 accuracy {f32_acc:.4}; 4-bit groups of 8 (layers 2 and 3) {g4:.4}"
+    )])
     .write(&dir.join(format!("{name}.json")))?;
     println!("bits: f32 {f32_acc:.3}, group-4 {g4:.3} → {name}.csv");
     Ok(())

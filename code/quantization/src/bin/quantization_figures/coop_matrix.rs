@@ -2,12 +2,12 @@
 //! a checked and timed GEMM beside the tiled WGSL kernels (`tile_b` strided and padded) on the
 //! same device.
 
-use bench_harness::{Csv, FigureArgs, figures_dir};
+use bench_harness::{Csv, FigureArgs, Sidecar, figures_dir};
 use gpu_context::GpuContext;
 use quantization::coop_matrix::{CoopGpu, Prepared, check_exact, reference, small_integer_matrix};
 use quantization::gemm::{GemmKind, TileLayout};
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 /// Five timed submissions of `reps` products each, sorted (seconds per product).
 fn samples(gpu: &CoopGpu, p: &Prepared, reps: usize) -> anyhow::Result<Vec<f64>> {
@@ -69,7 +69,9 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         ),
     ] {
         // Tables, no chart.
-        let mut s = sidecar(figure, what, Some(ctx), notes.clone());
+        let mut s = Sidecar::new(figure, what)
+            .with_adapter(ctx.report())
+            .with_notes(notes.clone());
         s.files = vec![format!("{figure}.csv")];
         s.write(&dir.join(format!("{figure}.json")))?;
     }

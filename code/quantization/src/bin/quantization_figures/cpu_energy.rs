@@ -5,11 +5,11 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use bench_harness::{Csv, FigureArgs, figures_dir};
+use bench_harness::{Csv, FigureArgs, Sidecar, figures_dir};
 use quantization::rapl;
 use rayon::prelude::*;
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 /// Each probe row: what was looked for, where, whether it is there, and what was found.
 fn probe_rows(found: &rapl::Probe) -> Vec<[String; 4]> {
@@ -146,12 +146,11 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
     if found.zones.is_empty() {
         notes.push("no readable RAPL package counter: no CPU energy measured".into());
     }
-    let mut probe_record = sidecar(
+    let mut probe_record = Sidecar::new(
         &probe_name,
         "CPU energy counters and DVFS controls visible here",
-        None,
-        notes,
-    );
+    )
+    .with_notes(notes);
     probe_record.files = vec![format!("{probe_name}.csv")];
     probe_record.write(&dir.join(format!("{probe_name}.json")))?;
     if found.zones.is_empty() {
@@ -216,12 +215,11 @@ fn measure(args: &FigureArgs, meter: &rapl::Probe) -> anyhow::Result<()> {
             meter.zones.len()
         ),
     ];
-    let mut record = sidecar(
+    let mut record = Sidecar::new(
         &name,
         "CPU joules per inference, one thread and all threads",
-        None,
-        notes,
-    );
+    )
+    .with_notes(notes);
     record.files = vec![format!("{name}.csv")];
     record.write(&figures_dir().join(format!("{name}.json")))?;
     Ok(())

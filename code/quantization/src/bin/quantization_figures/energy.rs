@@ -1,11 +1,11 @@
 use std::time::{Duration, Instant};
 
-use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
+use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
 use gpu_context::GpuContext;
 use quantization::energy::EnergyMeter;
 use quantization::gemm::{GemmKind, GemmOnDevice, TileLayout};
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 /// The "model": one 4096×4096 layer (the size of a small language model's projection).
 const WIDTH: usize = 4096;
@@ -214,12 +214,12 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         markers: vec![],
     }
     .write(&dir.join(format!("{lat_name}.svg")))?;
-    let mut record = sidecar(
+    let mut record = Sidecar::new(
         &name,
         "Joules per inference and latency against batch size, tile_b strided and padded",
-        Some(ctx),
-        notes,
-    );
+    )
+    .with_adapter(ctx.report())
+    .with_notes(notes);
     // One CSV feeds both charts; the energy chart exists only where a counter was read.
     record.files = std::iter::once(format!("{name}.csv"))
         .chain(idle.is_some().then(|| format!("{name}.svg")))

@@ -1,8 +1,8 @@
-use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
+use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
 use gpu_context::GpuContext;
 use quantization::gemm::{GemmKind, GemmOnDevice};
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 // ANCHOR: gemm_sweep
 /// Square products n×n·n×n; each point is the median of several timed submissions, each
@@ -69,12 +69,12 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     }
     .write(&dir.join(format!("{name}.svg")))?;
     notes.push("min of 5 samples as p10, max as p90".into());
-    sidecar(
+    Sidecar::new(
         &name,
         "GEMM throughput of f32, f16 and int8 tiled WGSL kernels",
-        Some(ctx),
-        notes,
     )
+    .with_adapter(ctx.report())
+    .with_notes(notes)
     .write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }

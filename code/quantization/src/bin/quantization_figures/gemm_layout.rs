@@ -1,10 +1,10 @@
 //! The tiled GEMM with `tile_b` strided (16 words a row) and padded (17), same inputs.
 
-use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
+use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
 use gpu_context::GpuContext;
 use quantization::gemm::{GemmKind, GemmOnDevice, TileLayout};
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let sizes: &[usize] = if args.quick {
@@ -80,12 +80,12 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     .write(&dir.join(format!("{name}.svg")))?;
     notes.push("median of 5 timed submissions (min as p10, max as p90)".into());
     notes.push("strided: tile_b is 16×16 words; padded: 16×17 words, nothing else changes".into());
-    sidecar(
+    Sidecar::new(
         &name,
         "Tiled WGSL GEMM with tile_b strided or padded in workgroup memory",
-        Some(ctx),
-        notes,
     )
+    .with_adapter(ctx.report())
+    .with_notes(notes)
     .write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }

@@ -2,13 +2,13 @@
 //! its output columns (neurons) left, beside CSR on the same layer magnitude-pruned to the same
 //! sparsity, at every thread count.
 
-use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir, measure};
+use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir, measure};
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
 use quantization::prune::prune_magnitude;
 use quantization::sparse::{Csr, Weights};
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 use crate::sparse_tuned::{PanelledDense, thread_counts};
 
 /// Shares of the neurons removed: 2048 columns become 2048, 1024, 512, 256 and 128.
@@ -110,15 +110,14 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         markers: vec![],
     }
     .write(&dir.join(format!("{name}.svg")))?;
-    sidecar(
+    Sidecar::new(
         &name,
         "CPU time of x·W with a share of the neurons pruned (the tuned dense product on the kept columns) and with the same share of weights magnitude-pruned (CSR), at each thread count",
-        None,
-        vec![format!(
-            "thread counts {counts:?}; kept columns {:?}",
-            layers.iter().map(|l| l.1).collect::<Vec<_>>()
-        )],
     )
+    .with_notes(vec![format!(
+        "thread counts {counts:?}; kept columns {:?}",
+        layers.iter().map(|l| l.1).collect::<Vec<_>>()
+    )])
     .write(&dir.join(format!("{name}.json")))?;
     println!("narrowed-cpu → {name}.csv");
     Ok(())

@@ -1,7 +1,7 @@
-use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
+use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
 use quantization::specialisations::point_cloud::{quantisation_error, scene};
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 /// Position error of the seeded test scene quantised with 8 to 16 bits per axis, beside the
 /// formulas (computed, not timed: the same numbers on every machine).
@@ -61,15 +61,14 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         markers: vec![],
     }
     .write(&dir.join(format!("{name}.svg")))?;
-    sidecar(
+    Sidecar::new(
         &name,
         "Position error of a quantised point cloud against bits per axis, with the formulas",
-        None,
-        vec![format!(
-            "scene(per_shape = {per_shape}, seed = 1): {} points; grid over the bounding box",
-            cloud.len()
-        )],
     )
+    .with_notes(vec![format!(
+        "scene(per_shape = {per_shape}, seed = 1): {} points; grid over the bounding box",
+        cloud.len()
+    )])
     .write(&dir.join(format!("{name}.json")))?;
     println!(
         "point-cloud: {} points, 8..16 bits → {name}.csv",

@@ -2,14 +2,14 @@
 //! hidden layers, each straight after pruning and after retraining with the mask held fixed.
 //! Deterministic: the seeds fix the data, the initial weights and the minibatch order.
 
-use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
+use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
 use quantization::model::{
     Dataset, Mlp, Pruning, Recipe, SpiralTask, accuracy, apply_masks, hidden_masks,
     hidden_sparsity, train_masked,
 };
 use rayon::prelude::*;
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 // ANCHOR: setup
 /// Three arms of two turns each, with noise: hard enough that the model needs its width.
@@ -213,19 +213,18 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         let (m, lo, hi) = summary(runs.iter().map(|r| r.kept_share[i]).collect());
         format!("median {m:.3}, range {lo:.3}–{hi:.3}")
     };
-    sidecar(
+    Sidecar::new(
         &name,
         "Test accuracy of a spiral MLP after magnitude, neuron and 2:4 pruning of its hidden layers, without and with retraining (masks fixed)",
-        None,
-        vec![
-            format!("task {TASK:?}; widths {WIDTHS:?}; 1500 training points (seed 1), 3000 test points (seed 2)"),
-            format!("training {TRAIN:?} (Adam, softmax cross-entropy); the run's seed sets the initial weights and is added to the recipe's seed"),
-            format!("retraining after pruning {RETRAIN:?}, masks held fixed"),
-            format!("dense test accuracy: median {dense_median:.4}, range {dense_low:.4}–{dense_high:.4}"),
-            format!("share of the hidden layers' Σ|w| kept at 50 %: magnitude {}; neurons {}; 2:4 {}", share(0), share(1), share(2)),
-            format!("quick mode: {} (a tenth of the epochs, two seeds)", args.quick),
-        ],
     )
+    .with_notes(vec![
+        format!("task {TASK:?}; widths {WIDTHS:?}; 1500 training points (seed 1), 3000 test points (seed 2)"),
+        format!("training {TRAIN:?} (Adam, softmax cross-entropy); the run's seed sets the initial weights and is added to the recipe's seed"),
+        format!("retraining after pruning {RETRAIN:?}, masks held fixed"),
+        format!("dense test accuracy: median {dense_median:.4}, range {dense_low:.4}–{dense_high:.4}"),
+        format!("share of the hidden layers' Σ|w| kept at 50 %: magnitude {}; neurons {}; 2:4 {}", share(0), share(1), share(2)),
+        format!("quick mode: {} (a tenth of the epochs, two seeds)", args.quick),
+    ])
     .write(&dir.join(format!("{name}.json")))?;
     println!("pruning: dense median {dense_median:.3} → {name}.csv");
     Ok(())

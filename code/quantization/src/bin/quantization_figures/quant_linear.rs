@@ -2,14 +2,14 @@
 //! against the workgroup sharing that work (`Shared`), on the same layers and inputs.
 
 use anyhow::ensure;
-use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
+use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
 use computational_graphs::graph::CustomOperator;
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
 use gpu_context::GpuContext;
 use quantization::ops::{DotKind, QuantLinear, RowQuant};
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 /// Median seconds per layer call and the output of one call.
 fn time_kernel(
@@ -119,18 +119,17 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         markers: vec![],
     }
     .write(&dir.join(format!("{name}.svg")))?;
-    sidecar(
+    Sidecar::new(
         &name,
         "Quantized Linear on the GPU: every thread quantizing its row vs the workgroup sharing it",
-        Some(ctx),
-        vec![
-            "median of 5 timed submissions (min as p10, max as p90), each of several dispatches"
-                .into(),
-            "gops counts 2·m·k·n operations; both kernels' outputs are checked equal, and \
-             against the CPU path for m ≤ 16"
-                .into(),
-        ],
     )
+    .with_adapter(ctx.report())
+    .with_notes(vec![
+        "median of 5 timed submissions (min as p10, max as p90), each of several dispatches".into(),
+        "gops counts 2·m·k·n operations; both kernels' outputs are checked equal, and \
+             against the CPU path for m ≤ 16"
+            .into(),
+    ])
     .write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }

@@ -1,9 +1,9 @@
-use bench_harness::{Csv, FigureArgs, figures_dir};
+use bench_harness::{Csv, FigureArgs, Sidecar, figures_dir};
 use quantization::specialisations::{
     octahedral_max_error_degrees, rgb9e5_round_trip, unsigned_small_float_round_trip,
 };
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 /// The directions per half-turn of the grid that the octahedral error is searched over.
 const GRID_STEPS: usize = 180;
@@ -26,12 +26,11 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
     }
     csv.write(&dir.join(format!("{normals}.csv")))?;
     // Numbers for the text, no chart: the sidecar names the CSV alone.
-    let mut s = sidecar(
+    let mut s = Sidecar::new(
         &normals,
         "Largest angle between a unit normal and its octahedral round trip, against bits",
-        None,
-        vec![format!("directions: θ, φ on a grid of π/{steps}")],
-    );
+    )
+    .with_notes(vec![format!("directions: θ, φ on a grid of π/{steps}")]);
     s.files = vec![format!("{normals}.csv")];
     s.write(&dir.join(format!("{normals}.json")))?;
 
@@ -54,12 +53,11 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         }
     }
     csv.write(&dir.join(format!("{colours}.csv")))?;
-    let mut s = sidecar(
+    let mut s = Sidecar::new(
         &colours,
         "One HDR colour stored as RGB9E5 (shared exponent) and as R11G11B10F",
-        None,
-        vec![format!("colour {COLOUR:?}")],
-    );
+    )
+    .with_notes(vec![format!("colour {COLOUR:?}")]);
     s.files = vec![format!("{colours}.csv")];
     s.write(&dir.join(format!("{colours}.json")))?;
     println!("small-formats → {normals}.csv, {colours}.csv");

@@ -1,4 +1,4 @@
-use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir, measure};
+use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir, measure};
 use computational_graphs::graph::CustomOperator;
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
@@ -8,7 +8,7 @@ use quantization::ops::SparseLinear;
 use quantization::prune::{prune_2_4, prune_magnitude};
 use quantization::sparse::{Csr, Sparse24, Weights};
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 const SPARSITIES: [f64; 7] = [0.0, 0.5, 0.75, 0.875, 0.95, 0.98, 0.99];
 
@@ -110,13 +110,14 @@ fn write(
     }
     .write(&dir.join(format!("{name}.svg")))?;
     let _ = args;
-    sidecar(
+    let mut sidecar = Sidecar::new(
         name,
         "Time of x·W for dense, CSR and 2:4 weights against sparsity",
-        ctx,
-        vec![],
-    )
-    .write(&dir.join(format!("{name}.json")))?;
+    );
+    if let Some(ctx) = ctx {
+        sidecar.set_adapter(ctx.report());
+    }
+    sidecar.write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }
 

@@ -2,7 +2,9 @@
 //! packed FMA micro-kernel of `computational_graphs`, column panels spread over rayon), at every
 //! thread count from 1 to the machine's logical CPUs.
 
-use bench_harness::{Csv, FigureArgs, LineChart, MachineInfo, Series, figures_dir, measure};
+use bench_harness::{
+    Csv, FigureArgs, LineChart, MachineInfo, Series, Sidecar, figures_dir, measure,
+};
 use computational_graphs::cpu_matmul::packed_fma;
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
@@ -10,7 +12,7 @@ use quantization::prune::{prune_2_4, prune_magnitude};
 use quantization::sparse::{Csr, Sparse24, Weights};
 use rayon::prelude::*;
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 const SPARSITIES: [f64; 7] = [0.5, 0.75, 0.875, 0.95, 0.98, 0.99, 0.995];
 /// Columns per panel of the tuned dense product: 16 panels of a 2048-wide layer.
@@ -226,16 +228,15 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         markers: vec![],
     }
     .write(&dir.join(format!("{scaling_name}.svg")))?;
-    sidecar(
+    Sidecar::new(
         &name,
         "CPU time of x·W: CSR (magnitude-pruned) and 2:4 against a tuned dense product (packed FMA micro-kernel on column panels) and a one-dot-per-output dense loop, at each thread count",
-        None,
-        vec![
-            format!("micro-kernel chosen at run time: {:?}", computational_graphs::cpu_matmul::packed_fma::kernel()),
-            format!("thread counts {counts:?}; {name}_threads.svg plots speed-ups from the same CSV"),
-            format!("largest difference between the tuned and the simple dense product: {gap:.2e}"),
-        ],
     )
+    .with_notes(vec![
+        format!("micro-kernel chosen at run time: {:?}", computational_graphs::cpu_matmul::packed_fma::kernel()),
+        format!("thread counts {counts:?}; {name}_threads.svg plots speed-ups from the same CSV"),
+        format!("largest difference between the tuned and the simple dense product: {gap:.2e}"),
+    ])
     .write(&dir.join(format!("{name}.json")))?;
     println!("sparse-tuned-cpu → {name}.csv");
     Ok(())

@@ -1,11 +1,11 @@
-use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
+use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
 use computational_graphs::tensor::Tensor2D;
 use quantization::affine::Calibration;
 use quantization::fake_quant::Granularity;
 use quantization::model::shipped;
 use quantization::noise::{Noise, gaussian, measure};
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 /// The ways of choosing the ranges that the figure compares.
 const SETTINGS: [(Granularity, Calibration, &str); 3] = [
@@ -100,14 +100,14 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
                 .map(|(key, _, _)| format!("{name}_{key}.svg")),
         )
         .collect();
-    sidecar(
+    Sidecar::new(
         &name,
         "Signal-to-quantization-noise ratio of weights, measured and predicted by step²/12",
-        vec![format!(
-            "Gaussian: {side}×{side}, σ = 0.05, seed 17; spiral: layer 1 of the shipped model"
-        )],
-        &files,
     )
+    .with_notes(vec![format!(
+        "Gaussian: {side}×{side}, σ = 0.05, seed 17; spiral: layer 1 of the shipped model"
+    )])
+    .with_files(files)
     .write(&dir.join(format!("{name}.json")))?;
     println!("noise → {name}.csv");
     Ok(())

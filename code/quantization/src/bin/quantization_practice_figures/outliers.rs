@@ -1,8 +1,8 @@
-use bench_harness::{Csv, FigureArgs, LineChart, Series, figures_dir};
+use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
 use quantization::noise::gaussian;
 use quantization::outliers::{Method, activations_with_outlier, measure};
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 /// The ways of quantizing the layer that the figure compares.
 const METHODS: [(Method, &str); 5] = [
@@ -73,16 +73,16 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
     }
     .write(&dir.join(format!("{name}.svg")))?;
     csv.write(&dir.join(format!("{name}.csv")))?;
-    sidecar(
+    Sidecar::new(
         &name,
         "SQNR of an int8 Linear product with one outlier input channel: per tensor, weight groups, \
          per token, SmoothQuant, outlier split",
-        vec![format!(
-            "X: {tokens}×{k}, seed 21, channel {OUTLIER_CHANNEL} = factor·(1 + z/4); \
-             W: {k}×{n} Gaussian, σ = 0.05, seed 22; reference: f64 product of the f32 operands"
-        )],
-        &[format!("{name}.csv"), format!("{name}.svg")],
     )
+    .with_notes(vec![format!(
+        "X: {tokens}×{k}, seed 21, channel {OUTLIER_CHANNEL} = factor·(1 + z/4); \
+             W: {k}×{n} Gaussian, σ = 0.05, seed 22; reference: f64 product of the f32 operands"
+    )])
+    .with_files([format!("{name}.csv"), format!("{name}.svg")])
     .write(&dir.join(format!("{name}.json")))?;
     println!("outliers → {name}.csv");
     Ok(())

@@ -2,7 +2,7 @@
 //! quantization, no retraining. Deterministic: seeds fix the data, the initial weights and the
 //! minibatch order.
 
-use bench_harness::{Bar, BarChart, Csv, FigureArgs, figures_dir};
+use bench_harness::{Bar, BarChart, Csv, FigureArgs, Sidecar, figures_dir};
 use quantization::affine::Calibration;
 use quantization::fake_quant::Granularity;
 use quantization::gptq::gptq_model;
@@ -12,7 +12,7 @@ use quantization::qat::train_quantization_aware;
 use quantization::weight_schemes::{WeightScheme, model_bytes_per_weight, quantize_model};
 use rayon::prelude::*;
 
-use crate::output::{figure_name, sidecar};
+use crate::output::figure_name;
 
 // ANCHOR: setup
 /// Three arms of three turns each: a wide model needs most of its weights to separate them.
@@ -260,14 +260,14 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
     }
     .write(&dir.join(format!("{name}.svg")))?;
     let files = [".csv", "_ranges.csv", ".svg"].map(|tail| format!("{name}{tail}"));
-    sidecar(
+    Sidecar::new(
         &name,
         "Post-training weight quantization of a spiral MLP trained here, scheme by scheme",
-        vec![format!(
-            "task {TASK:?}; widths {WIDTHS:?}; recipe {TRAIN:?}; seeds {runs:?}"
-        )],
-        &files,
     )
+    .with_notes(vec![format!(
+        "task {TASK:?}; widths {WIDTHS:?}; recipe {TRAIN:?}; seeds {runs:?}"
+    )])
+    .with_files(files)
     .write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }
