@@ -6,9 +6,11 @@
 //! 3. [`codegen`]: turn each kernel's op codes into WGSL source (programs are just strings),
 //!    specialised for its shapes ([`specialise`]);
 //! 4. [`run`]: compile the sources (cached by source text) and run them as a [`crate::backend::gpu_program::GpuProgram`];
-//!    a Linear may instead run on a tuned matmul, chosen by a heuristic or by the [`autotune`]r.
+//!    a Linear may instead run on a tuned matmul, chosen by a heuristic or by the [`autotune`]r,
+//!    and a run of small Linears may run as one [`chain`] kernel.
 
 pub mod autotune;
+pub mod chain;
 pub mod codegen;
 pub mod fuse;
 pub mod lower;
@@ -17,4 +19,7 @@ pub mod specialise;
 
 pub use codegen::Options;
 pub use fuse::fuse;
-pub use run::{CompiledGraph, LinearKernels, compile, compile_choosing_kernels, compile_with};
+pub use run::{
+    CompiledGraph, LinearKernels, compile, compile_choosing_kernels, compile_with,
+    compile_with_chains,
+};

@@ -3,6 +3,7 @@
 use gpu_context::GpuContext;
 
 use super::autotune::{Autotuner, LinearBuffers, LinearKernel, ShapeKey};
+use super::chain;
 use super::codegen::{GeneratedKernel, Options, generate};
 use super::lower::{KernelIr, OpCode, lower, merge_elementwise};
 use crate::Error;
@@ -117,10 +118,42 @@ pub fn compile_with(
     ctx: &GpuContext,
     graph: &VerifiedGraph,
     options: Options,
-    mut linears: LinearKernels<'_>,
+    linears: LinearKernels<'_>,
 ) -> Result<CompiledGraph, Error> {
     // ANCHOR_END: linear_kernels
+    compile_program(ctx, graph, options, linears, false)
+}
+
+/// [`compile_with`], and every run of small Linears (with their ReLUs and a final softmax)
+/// that [`chain::find_chains`] finds runs as one chain kernel, a single dispatch.
+pub fn compile_with_chains(
+    ctx: &GpuContext,
+    graph: &VerifiedGraph,
+    options: Options,
+    linears: LinearKernels<'_>,
+) -> Result<CompiledGraph, Error> {
+    compile_program(ctx, graph, options, linears, true)
+}
+
+fn compile_program(
+    ctx: &GpuContext,
+    graph: &VerifiedGraph,
+    options: Options,
+    mut linears: LinearKernels<'_>,
+    fuse_chains: bool,
+) -> Result<CompiledGraph, Error> {
     let kernels = merge_elementwise(graph, lower(graph));
+    let chains = if fuse_chains {
+        chain::find_chains(graph, &kernels)
+    } else {
+        Vec::new()
+    };
+    let mut chain_of = vec![None; kernels.len()];
+    for (c, &(first, last)) in chains.iter().enumerate() {
+        for slot in &mut chain_of[first..=last] {
+            *slot = Some(c);
+        }
+    }
     let generated: Vec<GeneratedKernel> = kernels
         .iter()
         .map(|ir| generate(ir, options))
@@ -152,7 +185,12 @@ pub fn compile_with(
     // run one after the other), as large as the largest of them needs.
     let mut chosen = Vec::with_capacity(kernels.len());
     let mut softmaxes = Vec::with_capacity(kernels.len());
-    for ir in &kernels {
+    for (i, ir) in kernels.iter().enumerate() {
+        if chain_of[i].is_some() {
+            chosen.push(None);
+            softmaxes.push(None);
+            continue;
+        }
         let split = split_softmax(ir).filter(|_| !matches!(linears, LinearKernels::Generated));
         let (ir, softmax) = match split {
             Some((linear, softmax)) => (linear, Some(softmax)),
@@ -189,7 +227,21 @@ pub fn compile_with(
         .then(|| ctx.storage_buffer("split-K partial products", (scratch_floats * 4) as u64))
         .transpose()?;
     let bound = |id: usize| buffers[id].as_ref().expect("allocated");
-    for (((ir, k), choice), softmax) in kernels.iter().zip(&generated).zip(chosen).zip(softmaxes) {
+    let units = kernels.iter().zip(&generated).zip(chosen).zip(softmaxes);
+    for (i, (((ir, k), choice), softmax)) in units.enumerate() {
+        if let Some(c) = chain_of[i] {
+            let (first, last) = chains[c];
+            if i == last {
+                let links: Vec<_> = kernels[first..=last]
+                    .iter()
+                    .map(|ir| chain::as_link(graph, ir).expect("found as a link"))
+                    .collect();
+                let kernel = chain::generate_chain(graph, &links)?;
+                let d = kernel.dispatch(ctx, bound(kernel.input), bound(kernel.output))?;
+                dispatches.push((k.at, d));
+            }
+            continue;
+        }
         match choice {
             Some((ids, depth, kernel)) => {
                 let linear_buffers = LinearBuffers {

@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 use bench_harness::{Stats, measure, measure_durations};
 use computational_graphs::compiler::autotune::Autotuner;
 use computational_graphs::compiler::{
-    LinearKernels, Options, compile, compile_choosing_kernels, compile_with, fuse,
+    LinearKernels, Options, compile, compile_choosing_kernels, compile_with, compile_with_chains,
+    fuse,
 };
 use computational_graphs::gpu_program::GpuProgram;
 use computational_graphs::graph::{OpList, runner_cpu, runner_gpu, validate};
@@ -29,10 +30,12 @@ pub enum Variant {
     CompiledChosen,
     /// The same, the matmul for each shape picked by the autotuner's measurements.
     CompiledAutotuned,
+    /// Autotuned, and runs of narrow layers (up to 256 columns) in one chain kernel each.
+    CompiledChained,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 11] = [
+    pub const ALL: [Variant; 12] = [
         Variant::Cpu,
         Variant::CpuFused,
         Variant::Immediate,
@@ -44,6 +47,7 @@ impl Variant {
         Variant::Compiled,
         Variant::CompiledChosen,
         Variant::CompiledAutotuned,
+        Variant::CompiledChained,
     ];
 
     pub fn name(self) -> &'static str {
@@ -59,6 +63,7 @@ impl Variant {
             Variant::Compiled => "op-code compiled loop (tiled)",
             Variant::CompiledChosen => "compiled loop, kernels chosen per shape",
             Variant::CompiledAutotuned => "compiled loop, autotuned kernels",
+            Variant::CompiledChained => "compiled loop, autotuned, narrow chains in one dispatch",
         }
     }
 
@@ -71,6 +76,7 @@ impl Variant {
                 | Variant::Compiled
                 | Variant::CompiledChosen
                 | Variant::CompiledAutotuned
+                | Variant::CompiledChained
         )
     }
 
@@ -78,7 +84,10 @@ impl Variant {
     pub fn is_compiled(self) -> bool {
         matches!(
             self,
-            Variant::Compiled | Variant::CompiledChosen | Variant::CompiledAutotuned
+            Variant::Compiled
+                | Variant::CompiledChosen
+                | Variant::CompiledAutotuned
+                | Variant::CompiledChained
         )
     }
 
@@ -172,7 +181,8 @@ pub fn measure_variant(
         | Variant::GraphLoopFused
         | Variant::Compiled
         | Variant::CompiledChosen
-        | Variant::CompiledAutotuned => {
+        | Variant::CompiledAutotuned
+        | Variant::CompiledChained => {
             let program = match v {
                 Variant::GraphLoop => runner_gpu::build(ctx, &graph, Pipelines::Cached)?,
                 Variant::GraphLoopFused => runner_gpu::build(ctx, &fused, Pipelines::Cached)?,
@@ -182,6 +192,10 @@ pub fn measure_variant(
                 Variant::CompiledAutotuned => {
                     let linears = LinearKernels::Autotuned(tuner);
                     compile_with(ctx, &graph, Options::default(), linears)?.program
+                }
+                Variant::CompiledChained => {
+                    let linears = LinearKernels::Autotuned(tuner);
+                    compile_with_chains(ctx, &graph, Options::default(), linears)?.program
                 }
                 _ => compile(ctx, &graph, Options::default())?.program,
             };
