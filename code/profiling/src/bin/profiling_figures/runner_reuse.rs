@@ -77,13 +77,29 @@ fn instructions(tool: &str, path: &Path, runs: usize, flags: &[&str]) -> Option<
         None
     } else if tool == "perf" {
         let text = std::fs::read_to_string(&scratch).ok()?;
-        let line = text.lines().find(|l| l.contains("instructions"))?;
-        line.split(',').next()?.parse().ok()
+        perf_stat_count(&text, "instructions")
     } else {
         callgrind_instructions(&scratch).ok().map(|n| n as f64)
     };
     std::fs::remove_file(&scratch).ok();
     count
+}
+
+/// The count of the first event whose name starts with `event` in `perf stat -x ,` output (one
+/// CSV record per event: count, unit, event name, …; `#` lines are comments). `None` when the
+/// event is missing or was `<not supported>`.
+fn perf_stat_count(text: &str, event: &str) -> Option<f64> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes())
+        .records()
+        .filter_map(Result::ok)
+        .find(|r| r.get(2).is_some_and(|name| name.starts_with(event)))?
+        .get(0)?
+        .parse()
+        .ok()
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -187,4 +203,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     ));
     sidecar.write(&dir.join(format!("{name}.json")))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perf_stat_counts_are_read_from_its_csv() {
+        let text = "# started on Sun Nov 29 12:00:00 2026\n\n\
+                    1234567,,instructions:u,2000000,100.00,,\n";
+        assert_eq!(perf_stat_count(text, "instructions"), Some(1_234_567.0));
+        let unsupported = "<not supported>,,instructions:u,0,100.00,,\n";
+        assert_eq!(perf_stat_count(unsupported, "instructions"), None);
+        assert_eq!(perf_stat_count("", "instructions"), None);
+    }
 }
