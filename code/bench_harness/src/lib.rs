@@ -8,13 +8,15 @@
 //! - [`Sidecar`] records which machine, device, commit, load and command produced a figure;
 //! - [`FigureArgs`] is the command line every figure program shares, and refuses to measure from
 //!   an uncommitted tree or on a busy machine unless told to;
-//! - [`rng::SplitMix64`] is the one seeded generator every crate's benchmark data comes from.
+//! - [`rng::SplitMix64`] is the one seeded generator every crate's benchmark data comes from;
+//! - [`counting_alloc`] has global allocators that count allocations (per thread, or all).
 //!
 //! Figures live in the repository's `figures/` folder ([`figures_dir`]); the book shows them
 //! from there, so every number in the book can be traced to the program that produced it.
 
 mod args;
 mod chart;
+pub mod counting_alloc;
 mod figure;
 mod machine;
 mod output;

@@ -3,11 +3,10 @@
 //! their own, so this file's allocator counts every thread of the process; it holds one test,
 //! so no other test's work is counted.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use bench_harness::counting_alloc::{EveryThreadCountingAllocator, allocations_in_process};
 use project_skeleton::pipeline::clock::SystemClock;
 use project_skeleton::pipeline::process::CpuHistogram;
 use project_skeleton::pipeline::queue::Policy;
@@ -15,35 +14,8 @@ use project_skeleton::pipeline::recorder::{RecordSink, Recorder, Summary};
 use project_skeleton::pipeline::run::{Pipeline, PipelineConfig};
 use project_skeleton::pipeline::source::{FrameSource, SourceConfig};
 
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-/// Forwards to the system allocator and counts `alloc`/`realloc` calls of every thread.
-struct CountingAllocator;
-
-// SAFETY: every call is forwarded unchanged to `System`, which upholds GlobalAlloc's contract.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
-static ALLOC: CountingAllocator = CountingAllocator;
+static ALLOC: EveryThreadCountingAllocator = EveryThreadCountingAllocator;
 
 /// Counts summaries without keeping them: a growing `Vec` would allocate now and then.
 struct CountingSink(u64);
@@ -84,9 +56,9 @@ fn allocations_per_round(policy: Policy) -> ([u64; 3], u64) {
     };
     take(WARM_UP);
     let rounds = [0; 3].map(|_| {
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let before = allocations_in_process();
         take(FRAMES);
-        ALLOCATIONS.load(Ordering::Relaxed) - before
+        allocations_in_process() - before
     });
     let report = pipeline.shutdown(drop).unwrap();
     recorder.finish().unwrap();

@@ -8,41 +8,17 @@
 //! target/profiling/profiling_workload --runs 20 --warmup 1 --reuse
 //! ```
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use bench_harness::counting_alloc::{EveryThreadCountingAllocator, allocations_in_process};
 use clap::Parser;
 use computational_graphs::graph::runner_cpu::Workspace;
 use profiling_lab::graph_frames::Workload;
 
-/// The system allocator, counting the blocks it hands out (one relaxed add per call, too
-/// cheap to show in a profile).
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: every call is forwarded unchanged to the system allocator.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
+/// The system allocator, counting the blocks every thread takes (one relaxed add per call,
+/// too cheap to show in a profile).
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: EveryThreadCountingAllocator = EveryThreadCountingAllocator;
 
 #[derive(Parser)]
 struct Args {
@@ -91,13 +67,13 @@ fn main() -> anyhow::Result<()> {
         run_once(&mut checksum)?;
     }
     let faults_before = minor_faults();
-    let allocations_before = ALLOCATIONS.load(Ordering::Relaxed);
+    let allocations_before = allocations_in_process();
     let start = Instant::now();
     for _ in 0..args.runs {
         run_once(&mut checksum)?;
     }
     let seconds = start.elapsed().as_secs_f64();
-    let allocations = ALLOCATIONS.load(Ordering::Relaxed) - allocations_before;
+    let allocations = allocations_in_process() - allocations_before;
     let faults = match (faults_before, minor_faults()) {
         (Some(before), Some(after)) => (after - before).to_string(),
         _ => "unknown".into(),
