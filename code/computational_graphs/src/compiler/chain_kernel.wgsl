@@ -25,6 +25,7 @@ fn load_rows(rows: u32, row0: u32, width: u32, t: u32) {
     workgroupBarrier();
 }
 
+// ANCHOR: linear
 // act (RB × k) becomes act · W + bias (RB × n), then max(·, 0) if `relu`. W starts at params[w]
 // (k × n, row-major), the bias at params[b]. Invocation t computes columns t, t + T, ….
 fn linear(k: u32, n: u32, w: u32, b: u32, relu: bool, t: u32) {
@@ -71,6 +72,7 @@ fn linear(k: u32, n: u32, w: u32, b: u32, relu: bool, t: u32) {
     }
     workgroupBarrier();
 }
+// ANCHOR_END: linear
 
 fn relu_rows(width: u32, t: u32) {
     for (var i = t; i < RB * width; i += T) {

@@ -185,6 +185,7 @@ pub fn split_k_space() -> Vec<KernelConfig> {
     out
 }
 
+// ANCHOR: split_k_fits
 /// Fewer workgroups than this leave part of a large GPU idle (an H100 or H200 has 132
 /// multiprocessors), so split-K is worth a try below it.
 const FEW_WORKGROUPS: usize = 128;
@@ -202,6 +203,7 @@ fn split_k_fits(c: &KernelConfig, m: usize, k: usize, n: usize) -> bool {
         && k >= slices * 2 * c.bk as usize
         && blocks * slices <= 8 * FEW_WORKGROUPS
 }
+// ANCHOR_END: split_k_fits
 
 // ANCHOR: candidates
 /// The candidates for an m×k · k×n product, the heuristic's choice first.
