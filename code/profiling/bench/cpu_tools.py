@@ -96,6 +96,8 @@ class Sidecars:
             "machine_label": self.args.machine,
             "logical_cpus": os.cpu_count(),
             "os": f"{platform.system().lower()} {platform.machine()}",
+            # CPU tools; the dhat part names the GPU adapter its test ran on.
+            "adapter": None,
             "commit": self.commit,
             "dirty": self.dirty,
             "load_average": load,
