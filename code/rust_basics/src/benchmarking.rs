@@ -51,6 +51,30 @@ fn time(f: &mut impl FnMut()) -> f64 {
 }
 // ANCHOR_END: compare
 
+/// [`compare`] for any number of variants: `run(i)` runs variant `i`, and each round runs
+/// every variant once, in order (`warmup` rounds first, untimed). The stats come back in the
+/// variants' order.
+pub fn compare_all(
+    warmup: usize,
+    samples: usize,
+    variants: usize,
+    mut run: impl FnMut(usize),
+) -> Vec<Stats> {
+    for _ in 0..warmup {
+        (0..variants).for_each(&mut run);
+    }
+    let mut times = vec![Vec::with_capacity(samples); variants];
+    for _ in 0..samples.max(1) {
+        for (i, t) in times.iter_mut().enumerate() {
+            t.push(time(&mut || run(i)));
+        }
+    }
+    times
+        .iter()
+        .map(|t| Stats::from_seconds(t).expect("at least one sample, never NaN"))
+        .collect()
+}
+
 // ANCHOR: decide
 /// What several independent runs of [`compare`] say about `b` against `a`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -159,6 +183,15 @@ mod tests {
         assert_eq!(a.samples, 3);
         assert_eq!(b.samples, 3);
         assert_eq!(order.into_inner().iter().collect::<String>(), "abababab");
+    }
+
+    #[test]
+    fn compare_all_runs_every_variant_in_turn() {
+        let mut order = String::new();
+        let stats = compare_all(1, 2, 3, |i| order.push(char::from(b'a' + i as u8)));
+        assert_eq!(order, "abcabcabc");
+        assert_eq!(stats.len(), 3);
+        assert!(stats.iter().all(|s| s.samples == 2));
     }
 
     fn stats(p10: f64, median: f64, p90: f64) -> Stats {

@@ -20,7 +20,7 @@ use bench_harness::{
     BarChart, Figure, FigureArgs, LineChart, MachineInfo, Series, Sidecar, Stats, black_box,
     rows_to_csv,
 };
-use rust_basics::benchmarking::{compare, decide, dependent_chain, probe_timer};
+use rust_basics::benchmarking::{compare, compare_all, decide, dependent_chain, probe_timer};
 use rust_basics::iterators::{dot_indexed, dot_iter, dot_lanes};
 use rust_basics::traits::{
     Activation, ActivationKind, LeakyRelu, activate, activate_all, activate_each_call,
@@ -452,21 +452,13 @@ fn dispatch_split(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
     let mut rows: Vec<DispatchRow> = Vec::new();
     let ns = |s: f64| s * 1e9 / (reps * N) as f64;
     // Alternate the variants sample by sample, so a change in the machine's state lands on all.
-    let mut times: Vec<Vec<f64>> = vec![Vec::new(); variants.len()];
-    for round in 0..samples + 3 {
-        for ((_, f), t) in variants.iter().zip(&mut times) {
-            let start = Instant::now();
-            for _ in 0..reps {
-                f(black_box(&mut values));
-            }
-            if round >= 3 {
-                t.push(start.elapsed().as_secs_f64());
-            }
+    let stats = compare_all(3, samples, variants.len(), |i| {
+        for _ in 0..reps {
+            (variants[i].1)(black_box(&mut values));
         }
-    }
-    for ((name, _), t) in variants.iter().zip(times) {
-        let st = Stats::from_seconds(&t).ok_or("no samples were taken")?;
-        rows.push(DispatchRow::new(name, N, &st, ns));
+    });
+    for ((name, _), st) in variants.iter().zip(&stats) {
+        rows.push(DispatchRow::new(name, N, st, ns));
     }
     let label = args.machine.as_deref().unwrap_or("local");
     let name = format!("rust_basics_dispatch_split_{label}");
