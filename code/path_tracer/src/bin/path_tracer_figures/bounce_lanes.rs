@@ -78,6 +78,8 @@ pub fn run(args: &FigureArgs, gpu: &Gpu) -> anyhow::Result<()> {
         "counted_lane_use: busy lanes / (subgroup size × subgroups that ran the bounce); a ballot at the top of every bounce of the megakernel's loop".into(),
         "independent_deaths_estimate: f / (1 - (1 - f)^subgroup_size), f = alive_fraction".into(),
     ])
+    // A table with no chart: the sidecar names its one file.
+    .with_files([format!("{name}.csv")])
     .write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }

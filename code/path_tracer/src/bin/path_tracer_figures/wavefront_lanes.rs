@@ -61,6 +61,8 @@ pub fn run(args: &FigureArgs, gpu: &Gpu) -> anyhow::Result<()> {
         ),
         "lane_trips: trips round the walk's loop summed over rays (node visits); subgroup_trips: the same summed over subgroups (ballots taken); lane_use: busy lanes / (subgroup size × subgroup trips); bounce 'all' sums the bounces".into(),
     ])
+    // A table with no chart: the sidecar names its one file.
+    .with_files([format!("{name}.csv")])
     .write(&dir.join(format!("{name}.json")))?;
     Ok(())
 }
