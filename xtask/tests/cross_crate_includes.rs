@@ -7,30 +7,9 @@
 //! `include_bytes!` of a literal path from the including file's folder, and fails when the file
 //! lies in the `src/` folder of a package other than the includer's.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-
-use cargo_metadata::MetadataCommand;
-
-/// Every `.rs` file under `dir`, skipping build output.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            let skipped = path
-                .file_name()
-                .is_some_and(|n| n == "target" || n == "node_modules");
-            // A folder with a manifest is another package, read on its own.
-            if !skipped && !path.join("Cargo.toml").is_file() {
-                rust_files(&path, out);
-            }
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// The literal paths of the `include_str!("…")` and `include_bytes!("…")` calls in `text`.
 fn included_paths(text: &str) -> Vec<&str> {
@@ -56,22 +35,15 @@ fn owning_package(file: &Path) -> Option<PathBuf> {
 
 #[test]
 fn no_crate_includes_another_crates_sources() {
-    let metadata = MetadataCommand::new()
-        .current_dir(xtask::util::root())
-        .no_deps()
-        .exec()
-        .expect("cargo metadata");
     let mut reaches = Vec::new();
-    for package in metadata.workspace_packages() {
+    for package in common::workspace_packages() {
         let dir = package
             .manifest_path
             .parent()
             .expect("a manifest has a folder")
             .as_std_path()
             .to_path_buf();
-        let mut files = Vec::new();
-        rust_files(&dir, &mut files);
-        for file in files {
+        for file in common::files_under(&dir, "rs") {
             let text = std::fs::read_to_string(&file).unwrap_or_default();
             let Some(includer) = owning_package(&file).and_then(|d| d.canonicalize().ok()) else {
                 continue;

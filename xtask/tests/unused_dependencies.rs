@@ -13,31 +13,17 @@
 //! cargo-machete reads it, with the reason in a comment beside it:
 //! `[package.metadata.cargo-machete] ignored = ["name"]`.
 
+mod common;
+
 use std::path::Path;
 
-use cargo_metadata::{DependencyKind, MetadataCommand};
+use cargo_metadata::DependencyKind;
 
 /// The code lines of every file with extension `ext` under `dir` (comment lines left out),
 /// skipping build output and folders that hold another package.
 fn sources(dir: &Path, ext: &str, out: &mut String) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            let skipped = ["target", "node_modules", "build"];
-            if path
-                .file_name()
-                .is_some_and(|n| skipped.iter().any(|s| n == *s))
-                || path.join("Cargo.toml").is_file()
-            {
-                continue;
-            }
-            sources(&path, ext, out);
-        } else if path.extension().is_some_and(|e| e == ext) {
-            code_lines(&std::fs::read_to_string(&path).unwrap_or_default(), out);
-        }
+    for path in common::files_under(dir, ext) {
+        code_lines(&std::fs::read_to_string(&path).unwrap_or_default(), out);
     }
 }
 
@@ -63,14 +49,9 @@ fn names(text: &str, name: &str) -> bool {
 
 #[test]
 fn every_declared_dependency_is_used() {
-    let metadata = MetadataCommand::new()
-        .current_dir(xtask::util::root())
-        .no_deps()
-        .exec()
-        .expect("cargo metadata");
     let mut unused = Vec::new();
     let root = xtask::util::root();
-    for package in metadata.workspace_packages() {
+    for package in common::workspace_packages() {
         let dir = package
             .manifest_path
             .parent()
