@@ -5,6 +5,8 @@
 //! F6 84, 10 outputs) with the common modern choices of ReLU and 2×2 max pooling. Weights are
 //! seeded random: the architecture, not a trained classifier.
 
+use computational_graphs::rng::SplitMix64;
+
 /// A convolution's or dense layer's weights: `out × (in·k·k)` row-major, then `out` biases.
 struct Layer {
     out: usize,
@@ -16,8 +18,10 @@ struct Layer {
 impl Layer {
     fn new(out: usize, fan_in: usize, rng: &mut SplitMix64) -> Self {
         let scale = (2.0 / fan_in as f32).sqrt();
-        let weights = (0..out * fan_in).map(|_| rng.symmetric() * scale).collect();
-        let bias = (0..out).map(|_| rng.symmetric() * 0.01).collect();
+        let weights = (0..out * fan_in)
+            .map(|_| rng.symmetric(1.0) * scale)
+            .collect();
+        let bias = (0..out).map(|_| rng.symmetric(0.01)).collect();
         Self {
             out,
             fan_in,
@@ -42,23 +46,6 @@ impl Layer {
             }
         }
         y
-    }
-}
-
-/// SplitMix64: a seeded generator, so two models built with one seed are identical.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [-1, 1).
-    fn symmetric(&mut self) -> f32 {
-        ((self.next() >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
     }
 }
 
@@ -115,7 +102,7 @@ pub const CLASSES: usize = 10;
 impl LeNet5 {
     /// Builds the network with weights drawn from a generator seeded with `seed` (He-scaled).
     pub fn random(seed: u64) -> Self {
-        let mut rng = SplitMix64(seed);
+        let mut rng = SplitMix64::new(seed);
         Self {
             c1: Layer::new(6, 25, &mut rng),
             c3: Layer::new(16, 6 * 25, &mut rng),

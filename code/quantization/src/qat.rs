@@ -19,9 +19,7 @@ pub fn train_quantization_aware(
     recipe: &Recipe,
     scheme: WeightScheme,
 ) -> Result<Vec<f32>, QuantError> {
-    let mut moments: Vec<(Moments, Moments)> = (model.layers.iter())
-        .map(|(w, b)| (Moments::new(w.data().len()), Moments::new(b.data().len())))
-        .collect();
+    let mut moments = Moments::for_layers(model);
     let (points, width) = (data.labels.len(), data.x.cols());
     let mut rng = SplitMix64::new(recipe.seed);
     let mut order: Vec<usize> = (0..points).collect();

@@ -46,6 +46,13 @@ impl Moments {
         }
     }
 
+    /// Fresh moments for the weights and the bias of every layer of `model`.
+    pub(crate) fn for_layers(model: &Mlp) -> Vec<(Moments, Moments)> {
+        (model.layers.iter())
+            .map(|(w, b)| (Moments::new(w.data().len()), Moments::new(b.data().len())))
+            .collect()
+    }
+
     // ANCHOR: adam_masked
     /// One Adam step. A masked-off parameter gets a zero gradient, so its moments stay zero
     /// and so does its update: a pruned weight stays exactly zero.
@@ -83,11 +90,7 @@ pub fn train_masked(
         zero_masked(w.data_mut(), &mask.weight);
         zero_masked(b.data_mut(), &mask.bias);
     }
-    let mut moments: Vec<(Moments, Moments)> = model
-        .layers
-        .iter()
-        .map(|(w, b)| (Moments::new(w.data().len()), Moments::new(b.data().len())))
-        .collect();
+    let mut moments = Moments::for_layers(model);
     let (points, width) = (data.labels.len(), data.x.cols());
     let mut rng = SplitMix64::new(recipe.seed);
     let mut order: Vec<usize> = (0..points).collect();
