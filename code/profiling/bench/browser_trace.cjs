@@ -25,10 +25,25 @@ const { lanes: lanesOf, timelineSvg, trimTrace } = require("./trace_timeline.cjs
 
 const [htmlDir, outDir, chromium = "/usr/bin/chromium"] = process.argv.slice(2);
 if (!htmlDir || !outDir) {
-  console.error("usage: node browser_trace.cjs <book/build/html> <out dir> [chromium]");
+  console.error("usage: node browser_trace.cjs <book/build/html> <out dir> [chromium]\n" +
+    "       node browser_trace.cjs --analyse <out dir of a recording>  (derives the CSV, SVG, trimmed trace\n" +
+    "       and round trips again from its browser_trace.trace.json, and updates its sidecar)");
   process.exit(2);
 }
 const PAGE = "m0_introduction/first_gpu_program.html";
+if (htmlDir === "--analyse") {
+  const sidecarPath = path.join(outDir, "browser_trace.json");
+  const sidecar = JSON.parse(fs.readFileSync(sidecarPath, "utf8"));
+  const trace = JSON.parse(fs.readFileSync(path.join(outDir, "browser_trace.trace.json"), "utf8"));
+  sidecar.press2_round_trips = analyse(trace, outDir, { browserVersion: sidecar.browser,
+    adapter: sidecar.reports?.[1]?.adapter, cpus: Number(/(\d+) logical CPUs/.exec(sidecar.machine)?.[1] ?? 0) });
+  const state = gitState();
+  sidecar.analysis = { commit: state.commit, dirty: state.dirty, date: new Date().toISOString(),
+    command: "node code/profiling/bench/browser_trace.cjs --analyse <out>" };
+  fs.writeFileSync(sidecarPath, JSON.stringify(sidecar, null, 2) + "\n");
+  console.log(JSON.stringify(sidecar.press2_round_trips));
+  process.exit(0);
+}
 const BOX = '.demo-box[data-demo="vector_add"]';
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm",
   ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png", ".woff2": "font/woff2" };
@@ -113,21 +128,46 @@ const markPress = (page, n) => page.evaluate((sel, n) => {
 }, BOX, n);
 
 // The round trips of one press on the trace: each long GPUTask (at least 1 ms: the GPU process
-// uploading and submitting), the time until the page's main thread next runs a microtask of at
-// least 1 ms (the continuation that reads the result back and starts the next round trip), and
-// how long that microtask runs.
+// uploading and submitting), the time until the page's continuation starts (the last microtask
+// of at least 1 ms before the next long GPUTask: it reads the result back and starts the next
+// round trip), and how long that continuation runs.
 function roundTrips(trace, from, to) {
   const events = trace.traceEvents ?? trace;
   const { page, gpu } = lanesOf(events, "press 2");
   const on = (thread, name) => events.filter((e) => e.ph === "X" && `${e.pid}:${e.tid}` === thread
     && e.name === name && e.ts >= from && e.ts <= to).sort((a, b) => a.ts - b.ts);
   const micro = on(page, "RunMicrotasks").filter((m) => m.dur >= 1000);
+  const tasks = on(gpu, "GPUTask").filter((t) => t.dur >= 1000);
   const ms = (us) => Math.round(us) / 1000;
-  return on(gpu, "GPUTask").filter((t) => t.dur >= 1000).map((t) => {
-    const next = micro.find((m) => m.ts >= t.ts + t.dur);
+  return tasks.map((t, i) => {
+    const end = t.ts + t.dur;
+    const next = micro.filter((m) => m.ts >= end && m.ts < (tasks[i + 1]?.ts ?? to)).pop();
     return { gpu_task_start_ms: ms(t.ts - from), gpu_task_ms: ms(t.dur),
-      then_idle_ms: next ? ms(next.ts - (t.ts + t.dur)) : null, page_microtask_ms: next ? ms(next.dur) : null };
+      then_idle_ms: next ? ms(next.ts - end) : null, page_microtask_ms: next ? ms(next.dur) : null };
   });
+}
+
+// What is derived from the trace alone: the summary CSV, the second press as an SVG timeline and
+// as a trimmed trace, and the second press's round trips (returned, for the sidecar).
+function analyse(trace, outDir, { browserVersion, adapter, cpus }) {
+  const events = trace.traceEvents ?? trace;
+  const markTs = (name) => events.find((e) => e.name === name && e.cat?.includes("blink.user_timing"))?.ts;
+  const [from, to] = [markTs("press 2"), markTs("done 2")];
+  fs.writeFileSync(path.join(outDir, "browser_trace_press2.svg"), timelineSvg(trace, {
+    from, to, pageMark: "press 2", marks: [["press 2", from], ["done 2", to]],
+    title: "The vector-addition demo's second press, from a DevTools trace",
+    subtitle: `${browserVersion}, headless, WebGPU on ${adapter || "?"}; ${cpus} logical CPUs`,
+  }));
+  fs.writeFileSync(path.join(outDir, "browser_trace_press2.trace.json"),
+    JSON.stringify(trimTrace(trace, { from, to, pageMark: "press 2" })) + "\n");
+  const rows = summarize(trace)
+    .filter((r) => r.total_ms >= 0.5)
+    .sort((a, b) => a.press - b.press || b.total_ms - a.total_ms);
+  const quote = (s) => (/[",\n]/.test(s) ? `"${String(s).replace(/"/g, '""')}"` : String(s));
+  const csv = ["press,thread,event,count,total_ms",
+    ...rows.map((r) => [r.press, quote(r.thread), quote(r.event), r.count, r.total_ms.toFixed(2)].join(","))];
+  fs.writeFileSync(path.join(outDir, "browser_trace_summary.csv"), csv.join("\n") + "\n");
+  return roundTrips(trace, from, to);
 }
 
 // Opens the page with ?timestamps=1 in a fresh tab and presses once.
@@ -177,16 +217,8 @@ function gitState() {
     }
     await page.tracing.stop();
     const trace = JSON.parse(fs.readFileSync(tracePath, "utf8"));
-    const events = trace.traceEvents ?? trace;
-    const markTs = (name) => events.find((e) => e.name === name && e.cat?.includes("blink.user_timing"))?.ts;
-    const [from, to] = [markTs("press 2"), markTs("done 2")];
-    fs.writeFileSync(path.join(outDir, "browser_trace_press2.svg"), timelineSvg(trace, {
-      from, to, pageMark: "press 2", marks: [["press 2", from], ["done 2", to]],
-      title: "The vector-addition demo's second press, from a DevTools trace",
-      subtitle: `${await browser.version()}, headless, WebGPU on ${reports[1]?.adapter || "?"}; ${os.cpus().length} logical CPUs`,
-    }));
-    fs.writeFileSync(path.join(outDir, "browser_trace_press2.trace.json"),
-      JSON.stringify(trimTrace(trace, { from, to, pageMark: "press 2" })) + "\n");
+    const press2RoundTrips = analyse(trace, outDir, { browserVersion: await browser.version(),
+      adapter: reports[1]?.adapter, cpus: os.cpus().length });
     const timestamps = { plain: await timestampsRun(browser, base) };
     const developer = await puppeteer.launch({ executablePath: chromium, headless: true,
       args: [...ARGS, DEVELOPER_FEATURES] });
@@ -195,13 +227,6 @@ function gitState() {
     } finally {
       await developer.close();
     }
-    const rows = summarize(trace)
-      .filter((r) => r.total_ms >= 0.5)
-      .sort((a, b) => a.press - b.press || b.total_ms - a.total_ms);
-    const quote = (s) => (/[",\n]/.test(s) ? `"${String(s).replace(/"/g, '""')}"` : String(s));
-    const csv = ["press,thread,event,count,total_ms",
-      ...rows.map((r) => [r.press, quote(r.thread), quote(r.event), r.count, r.total_ms.toFixed(2)].join(","))];
-    fs.writeFileSync(path.join(outDir, "browser_trace_summary.csv"), csv.join("\n") + "\n");
     const sidecar = {
       figure: "browser_trace",
       description: "A DevTools performance trace of the vector-addition demo, pressed twice, summed per press, thread and event",
@@ -212,7 +237,7 @@ function gitState() {
       browser: await browser.version(),
       page: PAGE,
       reports,
-      press2_round_trips: roundTrips(trace, from, to),
+      press2_round_trips: press2RoundTrips,
       timestamps,
       ...gitState(),
       command: ["node", ...process.argv.slice(1).map((a) => path.relative(process.cwd(), a) || a)].join(" "),
