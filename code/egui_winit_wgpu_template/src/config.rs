@@ -65,7 +65,6 @@ Left/Right to turn it by 15 degrees, Up/Down to change the speed, Space to pause
 
 Config file keys (all optional): width, height, colour = \"ff8800\", speed, rotation.";
 
-// ANCHOR: flags
 /// The flags of every window program built on the template, parsed by clap (`--help` lists
 /// them). A flag not given keeps the config file's value, or the default.
 #[derive(Clone, Debug, Default, PartialEq, clap::Parser)]
@@ -105,7 +104,6 @@ pub struct Flags {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 }
-// ANCHOR_END: flags
 
 /// The keys a config file may have; unknown keys are an error (a typo should not pass silently).
 #[derive(Debug, Default, Deserialize)]
