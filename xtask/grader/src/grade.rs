@@ -13,7 +13,9 @@ use student::catalog::{self, Exercise};
 
 use crate::error::{GradeError, io_err};
 use crate::hidden_run::run_hidden;
+use crate::options::GradeOptions;
 use crate::report::{self, Outcome};
+use crate::stable_hash::{self, StableHasher};
 use crate::verdict::{self, Records};
 use crate::{paths, sandbox, submission, warm};
 
@@ -22,10 +24,11 @@ pub fn run(
     exercise: &str,
     submission: &Path,
     out: Option<PathBuf>,
+    options: GradeOptions,
 ) -> Result<(), GradeError> {
     let ex = catalog::find(root, exercise)?;
     let out = out.unwrap_or_else(|| paths::results(root, &ex));
-    let outcome = grade_one(root, &ex, submission)?;
+    let outcome = grade_one(root, &ex, submission, options)?;
     report::write_all(&out, &outcome)?;
     print!("{}", report::markdown(&outcome));
     println!(
@@ -40,12 +43,17 @@ pub fn run(
 ///
 /// A test that records its results (`grade_record!`, see `verdict.rs`) scores only if they equal
 /// the reference solution's: that comparison happens here, outside the student's process.
-pub fn grade_one(root: &Path, ex: &Exercise, submission_dir: &Path) -> Result<Outcome, GradeError> {
-    let (mut outcome, records) = run_hidden(root, ex, submission_dir)?;
+pub fn grade_one(
+    root: &Path,
+    ex: &Exercise,
+    submission_dir: &Path,
+    options: GradeOptions,
+) -> Result<Outcome, GradeError> {
+    let (mut outcome, records) = run_hidden(root, ex, submission_dir, options)?;
     if !records_used(ex)? {
         return Ok(outcome);
     }
-    let reference = reference_records(root, ex)?;
+    let reference = reference_records(root, ex, options)?;
     for test in outcome.tests.iter_mut().filter(|t| t.passed) {
         let Some(want) = reference.get(&test.name).filter(|w| !w.is_empty()) else {
             continue;
@@ -71,7 +79,7 @@ fn records_used(ex: &Exercise) -> Result<bool, GradeError> {
 
 /// `grader warm`: every exercise's (or one's) warm start, and the reference solution's records
 /// if the exercise records any, so that gradings start with both.
-pub fn warm_all(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
+pub fn warm_all(root: &Path, only: Option<&str>, options: GradeOptions) -> Result<(), GradeError> {
     let exercises = match only {
         Some(id) => vec![catalog::find(root, id)?],
         None => catalog::all(root)?,
@@ -79,7 +87,7 @@ pub fn warm_all(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
     for ex in &exercises {
         warm::ensure(root, ex)?;
         if records_used(ex)? {
-            reference_records(root, ex)?;
+            reference_records(root, ex, options)?;
         }
         println!("{}: warm", ex.id);
     }
@@ -88,16 +96,17 @@ pub fn warm_all(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
 
 /// The reference solution's records, computed once per version of the exercise's staff files
 /// and kept in `target/grading/reference/`.
-fn reference_records(root: &Path, ex: &Exercise) -> Result<Records, GradeError> {
-    use std::hash::{Hash, Hasher};
+fn reference_records(
+    root: &Path,
+    ex: &Exercise,
+    options: GradeOptions,
+) -> Result<Records, GradeError> {
     let files = submission::solved_stub(&ex.dir)
         .map_err(|e| GradeError::Setup(format!("{}: {e}", ex.id)))?;
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    files.hash(&mut hasher);
+    let mut hasher = StableHasher::new();
+    hasher.field(&stable_hash::of_files(&files).to_le_bytes());
     for staff in ["grading/hidden.rs", "Cargo.toml", "exercise.toml"] {
-        fs::read(ex.dir.join(staff))
-            .unwrap_or_default()
-            .hash(&mut hasher);
+        hasher.field(&fs::read(ex.dir.join(staff)).unwrap_or_default());
     }
     let cache = paths::reference(root).join(format!("{}-{:016x}.json", ex.slug(), hasher.finish()));
     if let Some(records) = fs::read_to_string(&cache)
@@ -112,7 +121,7 @@ fn reference_records(root: &Path, ex: &Exercise) -> Result<Records, GradeError> 
         catalog::write(&path, "")?;
         fs::write(&path, bytes).map_err(|e| io_err(&path, e))?;
     }
-    let ran = run_hidden(root, ex, &scratch);
+    let ran = run_hidden(root, ex, &scratch, options);
     let _ = fs::remove_dir_all(&scratch);
     let (outcome, records) = ran?;
     if let Some(failed) = outcome.tests.iter().find(|t| !t.passed) {

@@ -15,6 +15,7 @@ use student::catalog::{self, Exercise};
 use student::junit::{self, Case};
 
 use crate::error::{GradeError, io_err};
+use crate::options::GradeOptions;
 use crate::report::{Outcome, TestResult};
 use crate::sandbox::{self, Sandbox};
 use crate::verdict::{self, Records};
@@ -50,10 +51,11 @@ pub fn run_hidden(
     root: &Path,
     ex: &Exercise,
     submission_dir: &Path,
+    options: GradeOptions,
 ) -> Result<(Outcome, Records), GradeError> {
     let start = Instant::now();
     let mut notes = Vec::new();
-    let graded = grade_phases(root, ex, submission_dir, &mut notes);
+    let graded = grade_phases(root, ex, submission_dir, options, &mut notes);
     let seconds = start.elapsed().as_secs_f64();
     match graded {
         Ok((tests, records)) => {
@@ -80,12 +82,13 @@ fn grade_phases(
     root: &Path,
     ex: &Exercise,
     submission_dir: &Path,
+    options: GradeOptions,
     notes: &mut Vec<String>,
 ) -> Result<(Vec<TestResult>, Records), Halt> {
     let sources = take_sources(ex, submission_dir, notes)?;
-    check_sources(ex, submission_dir, &sources)?;
+    check_sources(ex, submission_dir, &sources, options.skip_text_check)?;
     // The grading folder is deleted when `grading` is dropped, whatever happens.
-    let mut grading = Grading::prepare(root, ex, &sources)?;
+    let mut grading = Grading::prepare(root, ex, &sources, options)?;
     grading.build_library()?;
     let tokens = grading.build_hidden(ex)?;
     let cases = grading.run_hidden_tests(ex, &tokens)?;
@@ -126,10 +129,14 @@ fn take_sources(
 }
 
 /// Phase 2: the static checks. They only give clearer messages; the sandbox and the gate are
-/// what stop a submission. Tests of the grader switch them off (`GRADER_SKIP_TEXT_CHECK`) to
-/// show what the sandbox and the gate alone stop.
-fn check_sources(ex: &Exercise, submission_dir: &Path, sources: &Sources) -> Result<(), Halt> {
-    let skip_text_check = std::env::var_os("GRADER_SKIP_TEXT_CHECK").is_some();
+/// what stop a submission. Tests of the grader switch them off
+/// ([`GradeOptions::skip_text_check`]) to show what the sandbox and the gate alone stop.
+fn check_sources(
+    ex: &Exercise,
+    submission_dir: &Path,
+    sources: &Sources,
+    skip_text_check: bool,
+) -> Result<(), Halt> {
     if !skip_text_check {
         let forbidden = submission::forbidden_uses(&sources.files);
         if !forbidden.is_empty() {
@@ -167,12 +174,18 @@ struct Grading {
     target: PathBuf,
     sandbox: Sandbox,
     package: String,
+    options: GradeOptions,
 }
 
 impl Grading {
     /// Phase 3: write the staff workspace, the sources (the course's copy of each given file)
     /// and the warm target into a new run folder.
-    fn prepare(root: &Path, ex: &Exercise, sources: &Sources) -> Result<Self, GradeError> {
+    fn prepare(
+        root: &Path,
+        ex: &Exercise,
+        sources: &Sources,
+        options: GradeOptions,
+    ) -> Result<Self, GradeError> {
         let warm = warm::ensure(root, ex)?;
         let run = RunDir::fresh(root, ex)?;
         let ws = run.path.join("ws");
@@ -195,7 +208,7 @@ impl Grading {
         let mut sandbox = Sandbox::new(&ws, &target, Some(&warm.course), ex.meta.gpu)?
             .with_runner(&run.path.join("staff"))?;
         // Tests switch the gate off to show what the sandbox alone stops.
-        if std::env::var_os("GRADER_NO_GATE").is_none() {
+        if !options.no_gate {
             sandbox.extra_env = gate::environment();
         }
         Ok(Self {
@@ -204,6 +217,7 @@ impl Grading {
             target,
             sandbox,
             package: ex.package(),
+            options,
         })
     }
 
@@ -278,7 +292,7 @@ impl Grading {
     ) -> Result<Vec<Case>, Halt> {
         // Tests of the grader only: hand the tokens to the tests, as a submission that read
         // them out of its own memory would have them, to show that records still decide.
-        if std::env::var_os("GRADER_TEST_ONLY_LEAK_TOKENS").is_some() {
+        if self.options.leak_tokens {
             let all: Vec<String> = tokens.iter().map(|(n, t)| format!("{n}={t}")).collect();
             self.sandbox
                 .extra_env
@@ -303,7 +317,7 @@ impl Grading {
             "--no-fail-fast",
         ];
         let ran = self.sandbox.cargo(&run_args, limit, true)?;
-        if std::env::var_os("GRADER_DEBUG").is_some() {
+        if self.options.debug {
             // For staff only: the hidden tests' own output, never shown to students.
             eprintln!("{}", String::from_utf8_lossy(&ran.stderr));
         }

@@ -14,12 +14,14 @@ mod gate;
 mod grade;
 mod hidden_run;
 mod mutants;
+mod options;
 mod paths;
 mod release;
 mod report;
 mod roster;
 mod sandbox;
 mod similarity;
+mod stable_hash;
 mod staff_files;
 mod submission;
 mod verdict;
@@ -35,6 +37,7 @@ pub use student::{catalog, junit};
 use std::path::{Path, PathBuf};
 
 pub use error::GradeError;
+pub use options::GradeOptions;
 
 /// Every stub fails its tests and every reference solution passes (one exercise, or all).
 pub fn check_exercises(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
@@ -52,18 +55,19 @@ pub fn grade(
     exercise: &str,
     submission: &Path,
     out: Option<PathBuf>,
+    options: GradeOptions,
 ) -> Result<(), GradeError> {
     sandbox::preflight()?;
-    grade::run(root, exercise, submission, out)
+    grade::run(root, exercise, submission, out, options)
 }
 
 pub use roster::{Shard, run as roster};
 
 /// Compiles the dependencies of every exercise (or one) once, and runs the reference solutions'
 /// recording tests once, so gradings start warm.
-pub fn warm(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
+pub fn warm(root: &Path, only: Option<&str>, options: GradeOptions) -> Result<(), GradeError> {
     sandbox::preflight()?;
-    grade::warm_all(root, only)
+    grade::warm_all(root, only, options)
 }
 
 /// Mutants of each reference solution against its hidden tests (`figures/exercises_mutants.csv`).

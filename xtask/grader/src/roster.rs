@@ -9,7 +9,6 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -18,9 +17,10 @@ use student::catalog::{self, Exercise};
 
 use crate::error::{GradeError, io_err};
 use crate::grade::grade_one;
+use crate::options::GradeOptions;
 use crate::report::{self, Outcome};
 use crate::similarity::{self, Fingerprints};
-use crate::{paths, submission};
+use crate::{paths, stable_hash, submission};
 
 /// Which students a run grades: the `k`-th of every `n` (1-based), in name order.
 #[derive(Clone, Copy, Debug)]
@@ -82,6 +82,7 @@ pub fn run(
     only: Option<&str>,
     out: Option<PathBuf>,
     shard: Option<Shard>,
+    options: GradeOptions,
 ) -> Result<(), GradeError> {
     crate::sandbox::preflight()?;
     let exercises: Vec<Exercise> = match only {
@@ -113,7 +114,8 @@ pub fn run(
     for (name, folder) in mine {
         let mut row = BTreeMap::new();
         for ex in &exercises {
-            let cell = grade_cell(root, ex, dir, folder, &out.join(name).join(ex.slug()));
+            let report_dir = out.join(name).join(ex.slug());
+            let cell = grade_cell(root, ex, dir, folder, &report_dir, options);
             eprintln!(
                 "{name} {}: {}/{} ({})",
                 ex.id, cell.score, cell.max, cell.status
@@ -134,7 +136,14 @@ pub fn run(
 }
 
 /// Grades one student × exercise; every failure becomes a cell, never an early return.
-fn grade_cell(root: &Path, ex: &Exercise, roster: &Path, student: &Path, out: &Path) -> Cell {
+fn grade_cell(
+    root: &Path,
+    ex: &Exercise,
+    roster: &Path,
+    student: &Path,
+    out: &Path,
+    options: GradeOptions,
+) -> Cell {
     let sub = student.join("exercises").join(&ex.id);
     let cell = |score, status: String, digest| Cell {
         score,
@@ -164,7 +173,7 @@ fn grade_cell(root: &Path, ex: &Exercise, roster: &Path, student: &Path, out: &P
         fingerprints: prints.clone(),
         ..cell(score, status, digest)
     };
-    match grade_one(root, ex, &sub) {
+    match grade_one(root, ex, &sub, options) {
         Ok(outcome) => match report::write_all(out, &outcome) {
             Ok(()) => cell(outcome.score(), "graded".into(), digest),
             Err(e) => cell(
@@ -251,9 +260,7 @@ fn digest(ex: &Exercise, sub: &Path) -> Option<String> {
     if taken.files.is_empty() || taken.files == stub.files {
         return None;
     }
-    let mut h = DefaultHasher::new();
-    taken.files.hash(&mut h);
-    Some(format!("{:016x}", h.finish()))
+    Some(format!("{:016x}", stable_hash::of_files(&taken.files)))
 }
 
 /// A source file: its path under `src/` and its bytes.

@@ -15,11 +15,12 @@
 //! A report points a teacher at what to read; it decides nothing.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+
+use crate::stable_hash::StableHasher;
 
 /// Tokens per hashed run (MOSS's noise threshold).
 const K: usize = 12;
@@ -98,9 +99,9 @@ pub fn fingerprint(files: &[(PathBuf, Vec<u8>)]) -> Fingerprints {
         let hashes: Vec<(u64, u32)> = toks
             .windows(K)
             .map(|run| {
-                let mut h = DefaultHasher::new();
+                let mut h = StableHasher::new();
                 for (t, _) in run {
-                    t.hash(&mut h);
+                    h.field(t.as_bytes());
                 }
                 (h.finish(), run[0].1)
             })
