@@ -3,10 +3,7 @@
 // missing file (any HTTP 404), a JavaScript error, or a box in the book that this list does not
 // test. Usage: node demo_test.mjs <book/build/html> <screenshot.png> [chromium]
 // Prints one JSON line on success: the browser's version and what each box reported.
-import http from "node:http";
-import fs from "node:fs";
-import path from "node:path";
-import puppeteer from "puppeteer-core";
+import { boxesInBook, launchChromium, serveBook } from "./book_pages.mjs";
 
 const [htmlDir, screenshot, chromium = "/usr/bin/chromium"] = process.argv.slice(2);
 if (!htmlDir || !screenshot) {
@@ -23,49 +20,17 @@ const DEMOS = [
   { page: "m2_parallelism_and_guis/parallelism/gpu_histogram.html", demo: "gpu_histogram", choices: { mib: "1", pattern: "constant" }, rows: 2 },
   { page: "m3_types_and_quantization/quantization.html", demo: "number_formats", choices: { size: "512" }, rows: 4 },
 ];
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm",
-  ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png", ".woff2": "font/woff2" };
-
 const problems = [];
 
-// Every box in the built book (the print page repeats them all) must be in DEMOS.
-function boxesInBook(dir, rel = "") {
-  const found = [];
-  for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-    const name = path.join(rel, entry.name);
-    if (entry.isDirectory()) found.push(...boxesInBook(dir, name));
-    else if (name.endsWith(".html") && name !== "print.html") {
-      const text = fs.readFileSync(path.join(dir, name), "utf8");
-      for (const m of text.matchAll(/class="demo-box" data-demo="([^"]+)"/g)) found.push({ page: name, demo: m[1] });
-    }
-  }
-  return found;
-}
-for (const box of boxesInBook(htmlDir)) {
-  if (!DEMOS.some((d) => d.page === box.page && d.demo === box.demo)) {
-    problems.push(box.page + ": the box \"" + box.demo + "\" is not tested: add it to DEMOS in demo_test.mjs");
+// Every box in the built book must be in DEMOS.
+for (const box of boxesInBook(htmlDir, "demo-box", "data-demo")) {
+  if (!DEMOS.some((d) => d.page === box.page && d.demo === box.id)) {
+    problems.push(box.page + ": the box \"" + box.id + "\" is not tested: add it to DEMOS in demo_test.mjs");
   }
 }
 
-// A plain static server over the built book: ES modules and wasm need http, not file://.
-const server = http.createServer((req, res) => {
-  const rel = decodeURIComponent(new URL(req.url, "http://x").pathname);
-  const file = path.join(htmlDir, path.normalize(rel).replace(/^(\.\.[/\\])+/, ""));
-  fs.readFile(file, (err, data) => {
-    if (err) { res.writeHead(404); res.end(); return; }
-    res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
-    res.end(data);
-  });
-});
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const base = "http://127.0.0.1:" + server.address().port + "/";
-
-const browser = await puppeteer.launch({
-  executablePath: chromium,
-  headless: true,
-  // SwiftShader gives WebGPU on a machine without a GPU; unsafe-webgpu turns WebGPU on for it.
-  args: ["--no-sandbox", "--enable-unsafe-webgpu", "--enable-unsafe-swiftshader"],
-});
+const { server, base } = await serveBook(htmlDir);
+const browser = await launchChromium(chromium);
 const results = [];
 try {
   for (const demo of DEMOS) {
@@ -131,7 +96,7 @@ try {
 // A browser that offers no WebGPU adapter (no SwiftShader flags): the box must say so and what
 // to try, with no JavaScript error. (A browser with WebGPU on by default may run it instead.)
 async function pressWithoutWebGpu() {
-  const plain = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox"] });
+  const plain = await launchChromium(chromium, false);
   const where = "without WebGPU";
   try {
     const page = await plain.newPage();

@@ -5,11 +5,10 @@
 // puzzle in the book that has no checks (or checks without a box) fails the test.
 // Usage: node puzzle_test.mjs <book/build/html> <browser_checks.json> <screenshot dir> [chromium]
 // Prints one JSON line on success; screenshots puzzle_solved.png and puzzle_failed.png.
-import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import puppeteer from "puppeteer-core";
+import { boxesInBook, launchChromium, serveBook } from "./book_pages.mjs";
 
 const [htmlDir, checksFile, shotDir, chromium = "/usr/bin/chromium"] = process.argv.slice(2);
 if (!htmlDir || !checksFile || !shotDir) {
@@ -17,24 +16,10 @@ if (!htmlDir || !checksFile || !shotDir) {
   process.exit(2);
 }
 const checks = JSON.parse(fs.readFileSync(checksFile, "utf8"));
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
-  ".png": "image/png", ".woff2": "font/woff2", ".json": "application/json" };
 const problems = [];
 
-// Every puzzle box in the built book (print.html repeats them): id -> page.
-function boxesInBook(dir, rel = "") {
-  const found = new Map();
-  for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-    const name = path.join(rel, entry.name);
-    if (entry.isDirectory()) for (const [k, v] of boxesInBook(dir, name)) found.set(k, v);
-    else if (name.endsWith(".html") && name !== "print.html") {
-      const text = fs.readFileSync(path.join(dir, name), "utf8");
-      for (const m of text.matchAll(/class="puzzle-box" data-puzzle="([^"]+)"/g)) found.set(m[1], name);
-    }
-  }
-  return found;
-}
-const boxes = boxesInBook(htmlDir);
+// Every puzzle box in the built book: id -> page.
+const boxes = new Map(boxesInBook(htmlDir, "puzzle-box", "data-puzzle").map((b) => [b.id, b.page]));
 for (const id of boxes.keys()) if (!checks.some((c) => c.id === id)) problems.push(id + ": a puzzle in the book with no checks");
 for (const c of checks) if (!boxes.has(c.id)) problems.push(c.id + ": checked, but no page of the built book has its box");
 
@@ -50,23 +35,8 @@ const sizes = [...new Set(boxes.values())].sort()
   .concat(["theme/puzzles.js", "theme/puzzles.css", "puzzle-editor/editor.js", "theme/demo-box.js", "demos/book_demos_bg.wasm", "demos/book_demos.js"])
   .map(sizeOf).filter(Boolean);
 
-const server = http.createServer((req, res) => {
-  const rel = decodeURIComponent(new URL(req.url, "http://x").pathname);
-  const file = path.join(htmlDir, path.normalize(rel).replace(/^(\.\.[/\\])+/, ""));
-  fs.readFile(file, (err, data) => {
-    if (err) { res.writeHead(404); res.end(); return; }
-    res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
-    res.end(data);
-  });
-});
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const base = "http://127.0.0.1:" + server.address().port + "/";
-
-const browser = await puppeteer.launch({
-  executablePath: chromium,
-  headless: true,
-  args: ["--no-sandbox", "--enable-unsafe-webgpu", "--enable-unsafe-swiftshader"],
-});
+const { server, base } = await serveBook(htmlDir);
+const browser = await launchChromium(chromium);
 
 // Types `source` into the box's editor, presses Run and returns what the box reports.
 async function press(page, id, source) {
@@ -147,7 +117,7 @@ try {
 // A browser that offers no WebGPU adapter (no SwiftShader flags): the box must say so, with the
 // demos' message, and no JavaScript error. (A browser with WebGPU on by default may run it.)
 async function pressWithoutWebGpu(pageName) {
-  const plain = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox"] });
+  const plain = await launchChromium(chromium, false);
   try {
     const page = await plain.newPage();
     page.on("pageerror", (e) => problems.push("without WebGPU: JavaScript error: " + e.message));
