@@ -18,12 +18,13 @@ use crate::util::{output, root};
 
 const FIGURE: &str = "gpu_puzzle_screenshots";
 /// What the screenshots depend on: a change elsewhere in the tree does not make them dirty.
-const INPUTS: [&str; 5] = [
+const INPUTS: [&str; 6] = [
     "code/gpu_puzzles",
     "book/theme",
     "xtask/editor",
     "book/m0_introduction/gpu_puzzles",
     "xtask/browser/puzzle_test.mjs",
+    "xtask/browser/book_pages.mjs",
 ];
 
 pub fn run(driver: &Path, html: &Path, browser: &Path, figure: bool) -> anyhow::Result<()> {
