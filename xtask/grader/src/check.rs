@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
@@ -140,6 +140,8 @@ pub fn wrong_solutions(ex: &Exercise) -> Result<Vec<String>, GradeError> {
     Ok(names)
 }
 
+/// Builds one scratch workspace with every exercise in `variant` (stub, solution or a wrong
+/// solution), runs the public and hidden tests, and says what is wrong.
 fn check_variant(
     root: &Path,
     exercises: &[Exercise],
@@ -150,13 +152,50 @@ fn check_variant(
         Variant::Solution => "solutions".to_string(),
         Variant::Wrong(name) => format!("wrong-{name}"),
     };
+    let ws = fresh_workspace(root, exercises, &label)?;
+    let mut tokens: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for ex in exercises {
+        tokens.insert(ex.id.clone(), write_member(&ws, ex, variant)?);
+    }
+    workspace::prune_lock(root, &ws)?;
+    catalog::write(&ws.join(".config/nextest.toml"), &nextest_config(exercises))?;
+    let output = run_tests(root, &ws)?;
+    let junit_path = ws.join("store/check/junit.xml");
+    let Ok(xml) = fs::read_to_string(&junit_path) else {
+        return Ok(vec![format!(
+            "the {label} did not build:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )]);
+    };
+    let cases = junit::parse(&xml).map_err(|e| format!("{}: {e}", junit_path.display()))?;
+    let mut problems = Vec::new();
+    if variant == Variant::Solution {
+        problems.extend(gate_problem(root, &ws)?);
+    }
+    for ex in exercises {
+        match variant {
+            Variant::Wrong(name) => {
+                problems.extend(judge_wrong(ex, name, &cases, &tokens[&ex.id]));
+            }
+            _ => problems.extend(judge(ex, &cases, &tokens[&ex.id], variant)),
+        }
+    }
+    Ok(problems)
+}
+
+/// An empty scratch workspace for one check, with its root manifest listing `exercises`.
+fn fresh_workspace(
+    root: &Path,
+    exercises: &[Exercise],
+    label: &str,
+) -> Result<PathBuf, GradeError> {
     // One exercise checked alone gets its own folder, so that checks of different exercises
     // can run side by side (they still take turns on the shared target folder).
     let scope = match exercises {
         [one] => one.slug(),
         _ => "all".to_string(),
     };
-    let ws = root.join("target/exercise-check").join(scope).join(&label);
+    let ws = root.join("target/exercise-check").join(scope).join(label);
     if ws.exists() {
         fs::remove_dir_all(&ws).map_err(|e| format!("cleaning {}: {e}", ws.display()))?;
     }
@@ -168,53 +207,61 @@ fn check_variant(
         &ws.join("Cargo.toml"),
         &workspace::root_manifest(root, &members, CoursePaths::Absolute)?,
     )?;
-    let mut tokens: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for ex in exercises {
-        let dir = ws.join("ex").join(ex.slug());
-        catalog::write(
-            &dir.join("Cargo.toml"),
-            &workspace::exercise_manifest(
-                ex,
-                Targets {
-                    public: true,
-                    hidden: true,
-                },
-            )?,
-        )?;
-        for rel in catalog::files_under(&ex.dir.join("src"))? {
-            catalog::copy_file(&ex.dir.join("src").join(&rel), &dir.join("src").join(&rel))?;
-        }
-        let mut overlays = Vec::new();
-        if variant != Variant::Stub {
-            overlays.push(ex.dir.join("grading/solution"));
-        }
-        if let Variant::Wrong(name) = variant {
-            overlays.push(ex.dir.join("grading/wrong").join(name));
-        }
-        for layer in overlays {
-            for rel in catalog::files_under(&layer)? {
-                catalog::copy_file(&layer.join(&rel), &dir.join("src").join(&rel))?;
-            }
-        }
-        catalog::copy_file(
-            &ex.dir.join("tests/public.rs"),
-            &dir.join("tests/public.rs"),
-        )?;
-        let toks: BTreeMap<String, String> = ex
-            .meta
-            .points
-            .keys()
-            .map(|n| sandbox::token().map(|t| (n.clone(), t)))
-            .collect::<Result<_, _>>()
-            .map_err(|e| e.to_string())?;
-        catalog::write(
-            &dir.join("tests/hidden.rs"),
-            &staff_files::hidden_source(ex, &toks)?,
-        )?;
-        tokens.insert(ex.id.clone(), toks);
+    Ok(ws)
+}
+
+/// Writes one exercise into the workspace: its manifest, the stub's sources with the
+/// variant's files laid over them, the public tests and the hidden tests with fresh tokens
+/// (returned by test name).
+fn write_member(
+    ws: &Path,
+    ex: &Exercise,
+    variant: Variant,
+) -> Result<BTreeMap<String, String>, GradeError> {
+    let dir = ws.join("ex").join(ex.slug());
+    let targets = Targets {
+        public: true,
+        hidden: true,
+    };
+    catalog::write(
+        &dir.join("Cargo.toml"),
+        &workspace::exercise_manifest(ex, targets)?,
+    )?;
+    for rel in catalog::files_under(&ex.dir.join("src"))? {
+        catalog::copy_file(&ex.dir.join("src").join(&rel), &dir.join("src").join(&rel))?;
     }
-    workspace::prune_lock(root, &ws)?;
-    catalog::write(&ws.join(".config/nextest.toml"), &nextest_config(exercises))?;
+    let mut overlays = Vec::new();
+    if variant != Variant::Stub {
+        overlays.push(ex.dir.join("grading/solution"));
+    }
+    if let Variant::Wrong(name) = variant {
+        overlays.push(ex.dir.join("grading/wrong").join(name));
+    }
+    for layer in overlays {
+        for rel in catalog::files_under(&layer)? {
+            catalog::copy_file(&layer.join(&rel), &dir.join("src").join(&rel))?;
+        }
+    }
+    catalog::copy_file(
+        &ex.dir.join("tests/public.rs"),
+        &dir.join("tests/public.rs"),
+    )?;
+    let tokens: BTreeMap<String, String> = ex
+        .meta
+        .points
+        .keys()
+        .map(|n| sandbox::token().map(|t| (n.clone(), t)))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    catalog::write(
+        &dir.join("tests/hidden.rs"),
+        &staff_files::hidden_source(ex, &tokens)?,
+    )?;
+    Ok(tokens)
+}
+
+/// Every test of the workspace, through nextest (its JUnit report lands in `store/check/`).
+fn run_tests(root: &Path, ws: &Path) -> Result<std::process::Output, GradeError> {
     let output = Command::new(workspace::cargo())
         .args([
             "nextest",
@@ -228,55 +275,39 @@ fn check_variant(
         .args(["--config-file", ".config/nextest.toml", "--no-fail-fast"])
         .env("CARGO_TARGET_DIR", workspace::shared_target(root))
         .env("NEXTEST_HIDE_PROGRESS_BAR", "1")
-        .current_dir(&ws)
+        .current_dir(ws)
         .output()
         .map_err(|e| format!("running cargo nextest (is cargo-nextest installed?): {e}"))?;
-    let junit_path = ws.join("store/check/junit.xml");
-    let Ok(xml) = fs::read_to_string(&junit_path) else {
-        return Ok(vec![format!(
-            "the {label} did not build:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        )]);
-    };
-    let cases = junit::parse(&xml).map_err(|e| format!("{}: {e}", junit_path.display()))?;
-    let mut problems = Vec::new();
-    if variant == Variant::Solution {
-        // The solutions must pass the grader's static gate (this also builds the dependencies'
-        // metadata that the gate needs, so the first grading does not).
-        catalog::write(&ws.join("clippy/clippy.toml"), crate::gate::CLIPPY_TOML)?;
-        let gate = Command::new(workspace::cargo())
-            .args([
-                "clippy",
-                "--workspace",
-                "--lib",
-                "--locked",
-                "--offline",
-                "--profile",
-                "test",
-            ])
-            .args(["--", "-A", "warnings", "-F", "clippy::disallowed_methods"])
-            .args(["-F", "clippy::disallowed_types"])
-            .env("CARGO_TARGET_DIR", workspace::shared_target(root))
-            .env("CLIPPY_CONF_DIR", ws.join("clippy"))
-            .current_dir(&ws)
-            .output()
-            .map_err(|e| format!("running cargo clippy: {e}"))?;
-        if !gate.status.success() {
-            problems.push(format!(
-                "the solutions do not pass the grader's static gate:\n{}",
-                String::from_utf8_lossy(&gate.stderr)
-            ));
-        }
-    }
-    for ex in exercises {
-        match variant {
-            Variant::Wrong(name) => {
-                problems.extend(judge_wrong(ex, name, &cases, &tokens[&ex.id]));
-            }
-            _ => problems.extend(judge(ex, &cases, &tokens[&ex.id], variant)),
-        }
-    }
-    Ok(problems)
+    Ok(output)
+}
+
+/// The solutions must pass the grader's static gate (this also builds the dependencies'
+/// metadata that the gate needs, so the first grading does not).
+fn gate_problem(root: &Path, ws: &Path) -> Result<Option<String>, GradeError> {
+    catalog::write(&ws.join("clippy/clippy.toml"), crate::gate::CLIPPY_TOML)?;
+    let gate = Command::new(workspace::cargo())
+        .args([
+            "clippy",
+            "--workspace",
+            "--lib",
+            "--locked",
+            "--offline",
+            "--profile",
+            "test",
+        ])
+        .args(["--", "-A", "warnings", "-F", "clippy::disallowed_methods"])
+        .args(["-F", "clippy::disallowed_types"])
+        .env("CARGO_TARGET_DIR", workspace::shared_target(root))
+        .env("CLIPPY_CONF_DIR", ws.join("clippy"))
+        .current_dir(ws)
+        .output()
+        .map_err(|e| format!("running cargo clippy: {e}"))?;
+    Ok((!gate.status.success()).then(|| {
+        format!(
+            "the solutions do not pass the grader's static gate:\n{}",
+            String::from_utf8_lossy(&gate.stderr)
+        )
+    }))
 }
 
 fn judge(

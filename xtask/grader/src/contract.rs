@@ -288,6 +288,7 @@ fn signature(sig: &syn::Signature) -> String {
     .to_string()
 }
 
+/// Adds what `items` (the module `module`) define and make public to `api`; inline modules too.
 fn collect(items: &[syn::Item], module: &str, api: &mut Api) {
     for item in items {
         match item {
@@ -298,49 +299,15 @@ fn collect(items: &[syn::Item], module: &str, api: &mut Api) {
             syn::Item::Struct(s) => {
                 api.defined.insert(s.ident.to_string());
                 if is_pub(&s.vis) {
-                    let fields: Vec<String> = s
-                        .fields
-                        .iter()
-                        .filter(|f| is_pub(&f.vis))
-                        .map(|f| {
-                            let name = f
-                                .ident
-                                .as_ref()
-                                .map(|i| format!("{i}: "))
-                                .unwrap_or_default();
-                            format!("pub {name}{}", text(&f.ty))
-                        })
-                        .collect();
-                    api.items.insert(
-                        format!("struct {module}::{}", s.ident),
-                        format!(
-                            "{} struct {}{} {{ {} }}",
-                            derives(&s.attrs),
-                            s.ident,
-                            text(&s.generics),
-                            fields.join(", ")
-                        ),
-                    );
+                    api.items
+                        .insert(format!("struct {module}::{}", s.ident), struct_api(s));
                 }
             }
             syn::Item::Enum(e) => {
                 api.defined.insert(e.ident.to_string());
                 if is_pub(&e.vis) {
-                    let variants: Vec<String> = e
-                        .variants
-                        .iter()
-                        .map(|v| format!("{} {}", v.ident, text(&v.fields)))
-                        .collect();
-                    api.items.insert(
-                        format!("enum {module}::{}", e.ident),
-                        format!(
-                            "{} enum {}{} {{ {} }}",
-                            derives(&e.attrs),
-                            e.ident,
-                            text(&e.generics),
-                            variants.join(", ")
-                        ),
-                    );
+                    api.items
+                        .insert(format!("enum {module}::{}", e.ident), enum_api(e));
                 }
             }
             syn::Item::Type(t) => {
@@ -362,26 +329,8 @@ fn collect(items: &[syn::Item], module: &str, api: &mut Api) {
             syn::Item::Trait(t) => {
                 api.defined.insert(t.ident.to_string());
                 if is_pub(&t.vis) {
-                    let mut parts = vec![format!(
-                        "trait {}{}: {}",
-                        t.ident,
-                        text(&t.generics),
-                        text(&t.supertraits)
-                    )];
-                    for ti in &t.items {
-                        match ti {
-                            syn::TraitItem::Fn(f) => parts.push(signature(&f.sig)),
-                            syn::TraitItem::Type(ty) => {
-                                parts.push(format!("type {}: {}", ty.ident, text(&ty.bounds)))
-                            }
-                            syn::TraitItem::Const(c) => {
-                                parts.push(format!("const {}: {}", c.ident, text(&c.ty)))
-                            }
-                            other => parts.push(text(other)),
-                        }
-                    }
                     api.items
-                        .insert(format!("trait {module}::{}", t.ident), parts.join("; "));
+                        .insert(format!("trait {module}::{}", t.ident), trait_api(t));
                 }
             }
             syn::Item::Const(c) if is_pub(&c.vis) => {
@@ -410,37 +359,101 @@ fn collect(items: &[syn::Item], module: &str, api: &mut Api) {
                     );
                 }
             }
-            syn::Item::Impl(imp) => {
-                let self_ty = text(&imp.self_ty);
-                match &imp.trait_ {
-                    Some((bang, path, _)) => {
-                        api.trait_impls.insert(format!(
-                            "impl{} {}{} for {}",
+            syn::Item::Impl(imp) => collect_impl(imp, module, api),
+            _ => {}
+        }
+    }
+}
+
+/// A public struct as the contract sees it: derives, generics and its public fields.
+fn struct_api(s: &syn::ItemStruct) -> String {
+    let fields: Vec<String> = s
+        .fields
+        .iter()
+        .filter(|f| is_pub(&f.vis))
+        .map(|f| {
+            let name = f
+                .ident
+                .as_ref()
+                .map(|i| format!("{i}: "))
+                .unwrap_or_default();
+            format!("pub {name}{}", text(&f.ty))
+        })
+        .collect();
+    format!(
+        "{} struct {}{} {{ {} }}",
+        derives(&s.attrs),
+        s.ident,
+        text(&s.generics),
+        fields.join(", ")
+    )
+}
+
+/// A public enum: derives, generics and every variant.
+fn enum_api(e: &syn::ItemEnum) -> String {
+    let variants: Vec<String> = e
+        .variants
+        .iter()
+        .map(|v| format!("{} {}", v.ident, text(&v.fields)))
+        .collect();
+    format!(
+        "{} enum {}{} {{ {} }}",
+        derives(&e.attrs),
+        e.ident,
+        text(&e.generics),
+        variants.join(", ")
+    )
+}
+
+/// A public trait: generics, supertraits and each item's signature.
+fn trait_api(t: &syn::ItemTrait) -> String {
+    let mut parts = vec![format!(
+        "trait {}{}: {}",
+        t.ident,
+        text(&t.generics),
+        text(&t.supertraits)
+    )];
+    for ti in &t.items {
+        match ti {
+            syn::TraitItem::Fn(f) => parts.push(signature(&f.sig)),
+            syn::TraitItem::Type(ty) => {
+                parts.push(format!("type {}: {}", ty.ident, text(&ty.bounds)))
+            }
+            syn::TraitItem::Const(c) => parts.push(format!("const {}: {}", c.ident, text(&c.ty))),
+            other => parts.push(text(other)),
+        }
+    }
+    parts.join("; ")
+}
+
+/// A trait impl is kept whole (its header); an inherent impl adds its public methods.
+fn collect_impl(imp: &syn::ItemImpl, module: &str, api: &mut Api) {
+    let self_ty = text(&imp.self_ty);
+    match &imp.trait_ {
+        Some((bang, path, _)) => {
+            api.trait_impls.insert(format!(
+                "impl{} {}{} for {}",
+                text(&imp.generics),
+                bang.map(|_| "!").unwrap_or_default(),
+                text(path),
+                self_ty
+            ));
+        }
+        None => {
+            for ii in &imp.items {
+                if let syn::ImplItem::Fn(f) = ii
+                    && is_pub(&f.vis)
+                {
+                    api.items.insert(
+                        format!("method {module}::{self_ty}::{}", f.sig.ident),
+                        format!(
+                            "impl{} {self_ty} {{ {} }}",
                             text(&imp.generics),
-                            bang.map(|_| "!").unwrap_or_default(),
-                            text(path),
-                            self_ty
-                        ));
-                    }
-                    None => {
-                        for ii in &imp.items {
-                            if let syn::ImplItem::Fn(f) = ii
-                                && is_pub(&f.vis)
-                            {
-                                api.items.insert(
-                                    format!("method {module}::{self_ty}::{}", f.sig.ident),
-                                    format!(
-                                        "impl{} {self_ty} {{ {} }}",
-                                        text(&imp.generics),
-                                        signature(&f.sig)
-                                    ),
-                                );
-                            }
-                        }
-                    }
+                            signature(&f.sig)
+                        ),
+                    );
                 }
             }
-            _ => {}
         }
     }
 }

@@ -37,25 +37,51 @@ pub fn run(root: &Path, out: &Path) -> Result<(), GradeError> {
         workspace::copy_tree(&root.join(rel), &out.join(rel))?;
     }
     for ex in &exercises {
-        let dest = out.join("exercises").join(&ex.id);
-        for file in [
-            "Cargo.toml",
-            "exercise.toml",
-            "README.md",
-            "tests/public.rs",
-        ] {
-            catalog::copy_file(&ex.dir.join(file), &dest.join(file))?;
-        }
-        workspace::copy_tree(&ex.dir.join("src"), &dest.join("src"))?;
-        // Given programs (e.g. a timing example for a finished kernel) ship as they are.
-        if ex.dir.join("examples").is_dir() {
-            workspace::copy_tree(&ex.dir.join("examples"), &dest.join("examples"))?;
-        }
+        copy_exercise(ex, &out.join("exercises").join(&ex.id))?;
     }
     let mut names: Vec<String> = crates.iter().map(|(n, _)| n.clone()).collect();
     if copy_puzzles(root, out)? {
         names.push("gpu_puzzles".into());
     }
+    write_workspace_files(root, out, names, &exercises)?;
+    workspace::prune_lock(root, out)?;
+    nothing_of_the_staff(out, &exercises)?;
+    println!(
+        "student edition written to {} ({} exercises)",
+        out.display(),
+        exercises.len()
+    );
+    Ok(())
+}
+
+/// What a student gets of one exercise: the manifest, README, public tests and stub sources
+/// (and given example programs), never `grading/`.
+fn copy_exercise(ex: &Exercise, dest: &Path) -> Result<(), GradeError> {
+    for file in [
+        "Cargo.toml",
+        "exercise.toml",
+        "README.md",
+        "tests/public.rs",
+    ] {
+        catalog::copy_file(&ex.dir.join(file), &dest.join(file))?;
+    }
+    workspace::copy_tree(&ex.dir.join("src"), &dest.join("src"))?;
+    // Given programs (e.g. a timing example for a finished kernel) ship as they are.
+    if ex.dir.join("examples").is_dir() {
+        workspace::copy_tree(&ex.dir.join("examples"), &dest.join("examples"))?;
+    }
+    Ok(())
+}
+
+/// The edition's own files: the workspace manifest over the copied crates (`names`), the
+/// toolchain pin, nextest and cargo configuration, the student tool, the README and the
+/// Classroom workflow.
+fn write_workspace_files(
+    root: &Path,
+    out: &Path,
+    names: Vec<String>,
+    exercises: &[Exercise],
+) -> Result<(), GradeError> {
     let members = vec![
         "code/*".to_string(),
         "exercises/*/*".to_string(),
@@ -78,12 +104,16 @@ pub fn run(root: &Path, out: &Path) -> Result<(), GradeError> {
     catalog::write(&out.join(".gitignore"), "/target/\n")?;
     // The student tool (progress, hint) ships as it is: it holds no grader code.
     workspace::copy_tree(&root.join("xtask/student"), &out.join("xtask/student"))?;
-    catalog::write(&out.join("README.md"), &student_readme(&exercises))?;
+    catalog::write(&out.join("README.md"), &student_readme(exercises))?;
     catalog::write(
         &out.join(".github/workflows/classroom.yml"),
         workflow::student(),
     )?;
-    workspace::prune_lock(root, out)?;
+    Ok(())
+}
+
+/// A last look at the edition: no grading folder and no GPU puzzle's solution came along.
+fn nothing_of_the_staff(out: &Path, exercises: &[Exercise]) -> Result<(), GradeError> {
     if out.join("grading").exists()
         || exercises
             .iter()
@@ -97,11 +127,6 @@ pub fn run(root: &Path, out: &Path) -> Result<(), GradeError> {
     {
         return Err("release bug: a GPU puzzle's solution was copied".into());
     }
-    println!(
-        "student edition written to {} ({} exercises)",
-        out.display(),
-        exercises.len()
-    );
     Ok(())
 }
 

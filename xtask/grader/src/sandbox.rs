@@ -146,13 +146,30 @@ impl Sandbox {
             "grader",
             "--clearenv",
         ]);
+        self.mount(&mut cmd, &tools);
+        for (key, value) in &self.environment(&tools, with_runner)? {
+            cmd.args(["--setenv", key, value]);
+        }
+        cmd.args(["--chdir", WS, "cargo"]);
+        cmd.args(args);
+        cmd.output().map_err(|source| GradeError::Sandbox {
+            what: "starting `timeout … bwrap` (install bubblewrap: `apt-get install bubblewrap`)"
+                .into(),
+            source,
+        })
+    }
+
+    /// What the sandbox sees: the system read-only, fresh /tmp and home, the toolchain, registry
+    /// and nextest read-only, the course and staff folders read-only, the workspace and target
+    /// writable, and the GPU's device files for GPU exercises.
+    fn mount(&self, cmd: &mut Command, tools: &Tools) {
         cmd.args(["--ro-bind", "/usr", "/usr"]);
         for link in ["bin", "lib", "lib64", "sbin"] {
             let host = Path::new("/").join(link);
             match std::fs::read_link(&host) {
                 Ok(to) => cmd.arg("--symlink").arg(to).arg(&host),
                 Err(_) if host.is_dir() => cmd.arg("--ro-bind").arg(&host).arg(&host),
-                Err(_) => &mut cmd,
+                Err(_) => &mut *cmd,
             };
         }
         // The linker is `cc`, a link through /etc/alternatives; nothing else of /etc is shown.
@@ -182,6 +199,15 @@ impl Sandbox {
         if self.gpu && Path::new("/dev/dri").exists() {
             cmd.args(["--dev-bind", "/dev/dri", "/dev/dri"]);
         }
+    }
+
+    /// The whole environment inside the sandbox (it starts empty): cargo offline at the
+    /// sandbox's paths, the test runner when tests run, and the caller's extra variables.
+    fn environment(
+        &self,
+        tools: &Tools,
+        with_runner: bool,
+    ) -> Result<Vec<(String, String)>, GradeError> {
         let mut env: Vec<(String, String)> = vec![
             (
                 "PATH".into(),
@@ -210,16 +236,7 @@ impl Sandbox {
             env.push((var, RUNNER.into()));
         }
         env.extend(self.extra_env.iter().cloned());
-        for (key, value) in &env {
-            cmd.args(["--setenv", key, value]);
-        }
-        cmd.args(["--chdir", WS, "cargo"]);
-        cmd.args(args);
-        cmd.output().map_err(|source| GradeError::Sandbox {
-            what: "starting `timeout … bwrap` (install bubblewrap: `apt-get install bubblewrap`)"
-                .into(),
-            source,
-        })
+        Ok(env)
     }
 }
 

@@ -79,6 +79,14 @@ pub fn ensure(root: &Path, ex: &Exercise) -> Result<Warm, GradeError> {
         "grader: compiling the dependencies of {} once (warm start)",
         ex.id
     );
+    rebuild(root, ex, &dir, &warm)?;
+    catalog::write(&dir.join("stamp"), &stamp)?;
+    Ok(warm)
+}
+
+/// Builds the warm folder `dir` afresh; without a stamp until the caller writes it, so a
+/// rebuild that fails half-way is redone next time.
+fn rebuild(root: &Path, ex: &Exercise, dir: &Path, warm: &Warm) -> Result<(), GradeError> {
     let _ = fs::remove_file(dir.join("stamp"));
     for sub in ["course", "build"] {
         let path = dir.join(sub);
@@ -86,19 +94,61 @@ pub fn ensure(root: &Path, ex: &Exercise) -> Result<Warm, GradeError> {
             fs::remove_dir_all(&path).map_err(|e| io_err(&path, e))?;
         }
     }
-    // The course crates and their workspace manifest.
+    copy_course(root, ex, &warm.course)?;
+    let ws = dir.join("build");
+    write_stub_build(root, ex, &ws)?;
+    // A stale target goes: its files may be hard links shared with other exercises' warm
+    // folders, which a rebuild in place would change under them.
+    if warm.target.exists() {
+        fs::remove_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
+    }
+    let mut seeded_from = None;
+    if let Some(donor) = donor_target(dir) {
+        if let Err(e) = seed_target(&donor, &warm.target) {
+            // Half a copy is worse than none: the next warm start would build on it.
+            let _ = fs::remove_dir_all(&warm.target);
+            return Err(e);
+        }
+        seeded_from = Some(donor);
+    }
+    fs::create_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
+    build_stub(ex, &ws, warm)?;
+    catalog::copy_file(&ws.join("Cargo.lock"), &warm.lock)?;
+    forget_own_artifacts(&warm.target, &ex.package())?;
+    // Gradings hard-link these files: read-only, so that no grading can change them for the next.
+    for rel in catalog::files_under(&warm.target)? {
+        let path = warm.target.join(&rel);
+        let mode = fs::metadata(&path)
+            .map_err(|e| io_err(&path, e))?
+            .permissions();
+        use std::os::unix::fs::PermissionsExt;
+        sandbox::set_mode(&path, mode.mode() & 0o555)?;
+    }
+    if let Some(donor) = &seeded_from {
+        share_unchanged_files(donor, &warm.target)?;
+    }
+    fs::remove_dir_all(&ws).map_err(|e| io_err(&ws, e))
+}
+
+/// The course crates the exercise builds on, copied into `course`, with their workspace
+/// manifest.
+fn copy_course(root: &Path, ex: &Exercise, course: &Path) -> Result<(), GradeError> {
     let crates = workspace::needed_course_crates(root, std::slice::from_ref(ex))?;
     for (_, rel) in &crates {
-        workspace::copy_tree(&root.join(rel), &warm.course.join(rel))?;
+        workspace::copy_tree(&root.join(rel), &course.join(rel))?;
     }
     let names = crates.iter().map(|(n, _)| n.clone()).collect();
     catalog::write(
-        &warm.course.join("Cargo.toml"),
+        &course.join("Cargo.toml"),
         &workspace::root_manifest(root, &["code/*".into()], CoursePaths::Copied(names))?,
     )?;
-    // Grade the stub once, in the sandbox, at the paths every grading uses.
-    let ws = dir.join("build");
-    write_workspace(root, ex, &ws)?;
+    Ok(())
+}
+
+/// The staff workspace of a grading in `ws`, with the stub as the submission and hidden tests
+/// whose tokens do not matter (nothing is scored).
+fn write_stub_build(root: &Path, ex: &Exercise, ws: &Path) -> Result<(), GradeError> {
+    write_workspace(root, ex, ws)?;
     for rel in catalog::files_under(&ex.dir.join("src"))? {
         catalog::copy_file(
             &ex.dir.join("src").join(&rel),
@@ -116,22 +166,12 @@ pub fn ensure(root: &Path, ex: &Exercise) -> Result<Warm, GradeError> {
         &crate::staff_files::hidden_source(ex, &tokens)?,
     )?;
     catalog::copy_file(&root.join("Cargo.lock"), &ws.join("Cargo.lock"))?;
-    // A stale target goes: its files may be hard links shared with other exercises' warm
-    // folders, which a rebuild in place would change under them.
-    if warm.target.exists() {
-        fs::remove_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
-    }
-    let mut seeded_from = None;
-    if let Some(donor) = donor_target(&dir) {
-        if let Err(e) = seed_target(&donor, &warm.target) {
-            // Half a copy is worse than none: the next warm start would build on it.
-            let _ = fs::remove_dir_all(&warm.target);
-            return Err(e);
-        }
-        seeded_from = Some(donor);
-    }
-    fs::create_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
-    let sb = Sandbox::new(&ws, &warm.target, Some(&warm.course), ex.meta.gpu)?;
+    Ok(())
+}
+
+/// Builds the stub and its tests once, in the sandbox, at the paths every grading uses.
+fn build_stub(ex: &Exercise, ws: &Path, warm: &Warm) -> Result<(), GradeError> {
+    let sb = Sandbox::new(ws, &warm.target, Some(&warm.course), ex.meta.gpu)?;
     let package = ex.package();
     for args in [
         vec!["metadata", "--offline", "--format-version", "1"],
@@ -155,23 +195,7 @@ pub fn ensure(root: &Path, ex: &Exercise) -> Result<Warm, GradeError> {
             )));
         }
     }
-    catalog::copy_file(&ws.join("Cargo.lock"), &warm.lock)?;
-    forget_own_artifacts(&warm.target, &package)?;
-    // Gradings hard-link these files: read-only, so that no grading can change them for the next.
-    for rel in catalog::files_under(&warm.target)? {
-        let path = warm.target.join(&rel);
-        let mode = fs::metadata(&path)
-            .map_err(|e| io_err(&path, e))?
-            .permissions();
-        use std::os::unix::fs::PermissionsExt;
-        sandbox::set_mode(&path, mode.mode() & 0o555)?;
-    }
-    if let Some(donor) = &seeded_from {
-        share_unchanged_files(donor, &warm.target)?;
-    }
-    fs::remove_dir_all(&ws).map_err(|e| io_err(&ws, e))?;
-    catalog::write(&dir.join("stamp"), &stamp)?;
-    Ok(warm)
+    Ok(())
 }
 
 /// Deletes what the exercise's own build left (its library, the hidden test binary, their
