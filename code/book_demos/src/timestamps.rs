@@ -15,6 +15,31 @@ pub struct PassTimer {
     period_ns: f32,
 }
 
+/// Chrome's WebGPU (Dawn) zeroes the low 16 bits of every timestamp, in nanoseconds, unless its
+/// developer features are on: its `kTimestampQuantizationMask` is `0xFFFF_0000`, so values come in
+/// steps of 2^16 ns = 65.536 µs.
+pub const QUANTUM_NS: u64 = 1 << 16;
+
+/// One pass's time on the GPU's clock.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PassTime {
+    pub ms: f64,
+    /// Both raw readings are whole multiples of [`QUANTUM_NS`]: the browser quantized them.
+    /// Unquantized readings both land on a multiple by chance once in 2^32 passes.
+    pub quantized: bool,
+}
+
+impl PassTime {
+    /// From the two raw readings (a browser's are nanoseconds: `period_ns` is 1). The test runs
+    /// on the integers, before any conversion to floating point can blur their low bits.
+    pub fn from_ticks(begin: u64, end: u64, period_ns: f32) -> Self {
+        Self {
+            ms: end.saturating_sub(begin) as f64 * f64::from(period_ns) / 1e6,
+            quantized: begin.is_multiple_of(QUANTUM_NS) && end.is_multiple_of(QUANTUM_NS),
+        }
+    }
+}
+
 const BYTES: u64 = 2 * std::mem::size_of::<u64>() as u64;
 
 impl PassTimer {
@@ -67,11 +92,10 @@ impl PassTimer {
         encoder.copy_buffer_to_buffer(&self.resolved, 0, &self.readback, 0, BYTES);
     }
 
-    /// The pass's duration in milliseconds, once the submission that resolved it has run.
-    pub async fn read_ms(&self, device: &wgpu::Device) -> Result<f64, DemoError> {
+    /// The pass's duration, once the submission that resolved it has run.
+    pub async fn read(&self, device: &wgpu::Device) -> Result<PassTime, DemoError> {
         let ticks: Vec<u64> = read_back(device, &self.readback).await?;
-        let elapsed = ticks[1].saturating_sub(ticks[0]);
-        Ok(elapsed as f64 * f64::from(self.period_ns) / 1e6)
+        Ok(PassTime::from_ticks(ticks[0], ticks[1], self.period_ns))
     }
     // ANCHOR_END: timestamps
 }

@@ -116,6 +116,7 @@ impl VectorAdd {
             })
             .collect::<Vec<_>>(),
         });
+        // ANCHOR: pass
         let mut encoder = device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -131,6 +132,7 @@ impl VectorAdd {
             timer.resolve(&mut encoder);
         }
         queue.submit([encoder.finish()]);
+        // ANCHOR_END: pass
         read_back(device, &readback).await
     }
 }
@@ -168,8 +170,14 @@ pub async fn read_back<T: bytemuck::Pod>(
 /// The add kernel's own time on the GPU's clock, when it was asked for.
 #[derive(Clone, Debug, Serialize)]
 pub enum DispatchTime {
-    /// The median of [`SAMPLES`] passes, each timed by its timestamp queries.
-    Measured { median_ms: f64, samples: Vec<f64> },
+    /// The median of [`SAMPLES`] passes, each timed by its timestamp queries; `quantized` when
+    /// every reading was a whole multiple of 65.536 µs (a browser's coarsening, see
+    /// [`crate::timestamps::QUANTUM_NS`]).
+    Measured {
+        median_ms: f64,
+        samples: Vec<f64>,
+        quantized: bool,
+    },
     /// The device has no timestamp queries: the adapter does not offer `timestamp-query`.
     NotOffered,
 }
@@ -212,17 +220,20 @@ pub async fn run_vector_add(
         None => None,
         Some(None) => Some(DispatchTime::NotOffered),
         Some(Some(timer)) => {
-            let mut samples = Vec::with_capacity(SAMPLES);
+            let (mut samples, mut quantized) = (Vec::with_capacity(SAMPLES), true);
             for _ in 0..SAMPLES {
                 demo.run_timed(&ctx.device, &ctx.queue, (&a, &b), Some(&timer))
                     .await?;
-                samples.push(timer.read_ms(&ctx.device).await?);
+                let pass = timer.read(&ctx.device).await?;
+                samples.push(pass.ms);
+                quantized &= pass.quantized;
             }
             let mut sorted = samples.clone();
             sorted.sort_by(f64::total_cmp);
             Some(DispatchTime::Measured {
                 median_ms: sorted[SAMPLES / 2],
                 samples,
+                quantized,
             })
         }
     };
@@ -268,13 +279,13 @@ impl DispatchTime {
                 does not offer WebGPU's timestamp-query feature: only the round trip is timed, \
                 with the page's clock."
                 .into(),
-            DispatchTime::Measured { median_ms, samples } => {
-                // Each pass to 0.1 µs, so that a browser's rounding of the timestamps shows.
+            DispatchTime::Measured {
+                median_ms,
+                samples,
+                quantized,
+            } => {
+                // Each pass to 0.1 µs, so that a browser's quantization of the timestamps shows.
                 let list: Vec<String> = samples.iter().map(|t| format!("{t:.4}")).collect();
-                // A browser without its WebGPU developer features rounds timestamps to 100 µs.
-                let rounded = samples
-                    .iter()
-                    .all(|t| ((t * 10.0).round() - t * 10.0).abs() < 1e-9);
                 format!(
                     "The add kernel's pass on the GPU's clock (timestamp queries): {} ms, median \
                      of {} passes ({} ms); the round trip takes {} ms.{}",
@@ -282,14 +293,78 @@ impl DispatchTime {
                     samples.len(),
                     list.join(", "),
                     sig3(round_trip_ms),
-                    if rounded {
-                        " Every value is a multiple of 0.1 ms: this browser rounds timestamps \
-                         to 100 µs unless its WebGPU developer features are on."
+                    if *quantized {
+                        " Every timestamp was a multiple of 65.536 µs (2^16 ns): this browser \
+                         quantizes them unless its WebGPU developer features are on, so a pass \
+                         reads as a whole number of such steps."
                     } else {
                         ""
                     }
                 )
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DispatchTime;
+    use crate::timestamps::{PassTime, QUANTUM_NS};
+
+    /// Five passes as `read` returns them, from raw nanosecond readings.
+    fn measured(readings: &[(u64, u64)]) -> DispatchTime {
+        let passes: Vec<PassTime> = readings
+            .iter()
+            .map(|&(begin, end)| PassTime::from_ticks(begin, end, 1.0))
+            .collect();
+        let samples: Vec<f64> = passes.iter().map(|p| p.ms).collect();
+        let mut sorted = samples.clone();
+        sorted.sort_by(f64::total_cmp);
+        DispatchTime::Measured {
+            median_ms: sorted[sorted.len() / 2],
+            samples,
+            quantized: passes.iter().all(|p| p.quantized),
+        }
+    }
+
+    #[test]
+    fn quantized_timestamps_are_named_and_read_in_steps_of_65_536_us() {
+        // Dawn's mask leaves whole steps: a 15.4 ms pass reads 235 steps, 15.40096 ms.
+        let start = 7_000 * QUANTUM_NS;
+        let steps = [235, 234, 235, 236, 235];
+        let readings: Vec<(u64, u64)> = steps
+            .iter()
+            .map(|&n| (start, start + n * QUANTUM_NS))
+            .collect();
+        let pass = PassTime::from_ticks(start, start + 235 * QUANTUM_NS, 1.0);
+        assert!(pass.quantized);
+        assert!((pass.ms - 235.0 * 0.065_536).abs() < 1e-9, "{pass:?}");
+        // A kernel of a few microseconds reads as no step or one.
+        assert_eq!(PassTime::from_ticks(start, start, 1.0).ms, 0.0);
+        let note = measured(&readings).describe(33.6);
+        assert!(note.contains("15.4 ms"), "{note}");
+        assert!(note.contains("15.4010"), "{note}");
+        assert!(note.contains("multiple of 65.536 µs"), "{note}");
+    }
+
+    #[test]
+    fn unquantized_timestamps_carry_no_such_note() {
+        // Readings as a browser with full precision gives them: low 16 bits not zero.
+        let readings = [
+            (1_000_062_353, 1_015_746_228),
+            (2_000_000_986, 2_015_388_486),
+            (3_000_029_270, 3_015_424_270),
+            (4_000_000_000, 4_015_349_200),
+            (5_000_000_001, 5_015_330_001),
+        ];
+        let note = measured(&readings).describe(33.6);
+        assert!(note.contains("15.4 ms"), "{note}");
+        assert!(!note.contains("65.536"), "{note}");
+        // One reading on a step is not enough: both ends must be.
+        let one_end = PassTime::from_ticks(7 * QUANTUM_NS, 7 * QUANTUM_NS + 1_000_001, 1.0);
+        assert!(!one_end.quantized);
+        // A difference of whole steps between unquantized readings is not quantization either.
+        let both_off = PassTime::from_ticks(5, 5 + 3 * QUANTUM_NS, 1.0);
+        assert!(!both_off.quantized);
     }
 }

@@ -33,15 +33,17 @@ struct Answer {
 pub async fn run_demo(name: String, params: String) -> Result<String, JsError> {
     let params: HashMap<String, String> = serde_json::from_str(&params)
         .map_err(|e| JsError::new(&format!("the box's choices are not a JSON object: {e}")))?;
+    // ANCHOR: features
     let ctx = GpuContext::open(&Requirements {
-        // The formats demo runs f16 where the adapter offers it and says so where it does not;
-        // the vector add times its pass with timestamp queries when the page asks
-        // (`?timestamps=1`) and the adapter offers them.
+        // Every box's device asks for these where the adapter offers them: the formats demo runs
+        // f16 where it can and says so where it cannot; the vector add times its pass with
+        // timestamp queries when the page asks (`?timestamps=1`).
         optional_features: wgpu::Features::SHADER_F16 | wgpu::Features::TIMESTAMP_QUERY,
         ..Default::default()
     })
     .await
     .map_err(|e| JsError::new(&format!("the browser gave no usable WebGPU device: {e}")))?;
+    // ANCHOR_END: features
     // A page cannot wait on an error scope while it compiles a pipeline (see gpu_context), so
     // the device's own errors are collected here and turn a run into an error.
     let device_errors = Arc::new(Mutex::new(Vec::<String>::new()));

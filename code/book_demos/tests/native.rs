@@ -61,7 +61,10 @@ fn gpu_vector_add_times_its_pass_with_timestamps_where_the_device_has_them() {
     })
     .expect("lavapipe and GPUs offer timestamp queries");
     let report = block_on(run_vector_add(&with, 1 << 16, true)).unwrap();
-    let Some(DispatchTime::Measured { median_ms, samples }) = &report.dispatch else {
+    let Some(DispatchTime::Measured {
+        median_ms, samples, ..
+    }) = &report.dispatch
+    else {
         panic!("{report:?}");
     };
     assert_eq!(samples.len(), book_demos::clock::SAMPLES);

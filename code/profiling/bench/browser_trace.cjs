@@ -127,10 +127,13 @@ const markPress = (page, n) => page.evaluate((sel, n) => {
   watch.observe(box, { attributes: true, attributeFilter: ["data-demo-state"] });
 }, BOX, n);
 
-// The round trips of one press on the trace: each long GPUTask (at least 1 ms: the GPU process
-// uploading and submitting), the time until the page's continuation starts (the last microtask
-// of at least 1 ms before the next long GPUTask: it reads the result back and starts the next
-// round trip), and how long that continuation runs.
+// The round trips of one press on the trace. Each starts with a long GPUTask (at least 1 ms: the
+// GPU process uploading and submitting) and ends with the page's continuation (the last
+// microtask of at least 1 ms before the next long GPUTask: it reads the result back and starts
+// the next round trip). Between them the GPU process's main thread runs one long task (the
+// longest of its RunTasks there), a delayed task that finds the submitted work done and
+// completes the map, just before the page resumes; before it, neither main thread does more than
+// short checks while SwiftShader's own threads run the pass.
 function roundTrips(trace, from, to) {
   const events = trace.traceEvents ?? trace;
   const { page, gpu } = lanesOf(events, "press 2");
@@ -138,12 +141,18 @@ function roundTrips(trace, from, to) {
     && e.name === name && e.ts >= from && e.ts <= to).sort((a, b) => a.ts - b.ts);
   const micro = on(page, "RunMicrotasks").filter((m) => m.dur >= 1000);
   const tasks = on(gpu, "GPUTask").filter((t) => t.dur >= 1000);
+  const gpuRuns = on(gpu, "RunTask");
   const ms = (us) => Math.round(us) / 1000;
   return tasks.map((t, i) => {
     const end = t.ts + t.dur;
     const next = micro.filter((m) => m.ts >= end && m.ts < (tasks[i + 1]?.ts ?? to)).pop();
+    const map = next && gpuRuns.filter((r) => r.ts >= end && r.ts + r.dur <= next.ts)
+      .reduce((a, r) => (!a || r.dur > a.dur ? r : a), null);
     return { gpu_task_start_ms: ms(t.ts - from), gpu_task_ms: ms(t.dur),
-      then_idle_ms: next ? ms(next.ts - end) : null, page_microtask_ms: next ? ms(next.dur) : null };
+      quiet_ms: map ? ms(map.ts - end) : null, map_task_ms: map ? ms(map.dur) : null,
+      map_task_to_page_ms: map ? ms(next.ts - map.ts - map.dur) : null,
+      gpu_task_to_page_ms: next ? ms(next.ts - end) : null,
+      page_microtask_ms: next ? ms(next.dur) : null };
   });
 }
 
