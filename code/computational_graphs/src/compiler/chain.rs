@@ -4,9 +4,9 @@
 //! On a large GPU, a 64×64 or 256×256 Linear is a few microseconds of work, about as long as the
 //! gap between two dependent dispatches; a graph of such layers spends its time between kernels.
 //! Every operator of such a chain works on rows independently (a Linear mixes columns, never
-//! rows), so one workgroup can take a few rows and carry them through every layer in workgroup
-//! memory, reading only the weights from global memory. The price is parallelism: a chain
-//! kernel has as many workgroups as there are blocks of rows, so it only pays for narrow layers.
+//! rows), so one workgroup can take a row and carry it through every layer in workgroup memory,
+//! reading only the weights from global memory. The price is parallelism: a chain kernel has one
+//! workgroup per row and one invocation per column, so it only pays for narrow layers.
 
 use gpu_context::{GpuContext, wgpu};
 
@@ -17,11 +17,9 @@ use crate::ops::gpu::Dispatch;
 
 const TEMPLATE: &str = include_str!("chain_kernel.wgsl");
 
-/// Layers wider than this stay separate kernels: a workgroup would hold too few rows (and too
-/// many accumulators per invocation) to keep up with a tuned matmul.
+/// Layers wider than this stay separate kernels: a workgroup has one invocation per column, and
+/// at most 256 of them.
 pub const MAX_WIDTH: usize = 256;
-/// Rows each workgroup carries through the chain.
-const ROWS_PER_WORKGROUP: usize = 4;
 
 /// One step of a chain, applied to the rows held in workgroup memory.
 #[derive(Clone, Debug, PartialEq)]
@@ -164,17 +162,12 @@ pub fn generate_chain(graph: &VerifiedGraph, links: &[Link]) -> Result<ChainKern
             detail: format!("{} is not a parameter", graph.buffer(b).name),
         }),
     };
-    // The rows and six words per step first (see the template), then every weight and bias.
+    // Six words per step first (see the template), then every weight and bias.
     let all_steps: Vec<&ChainStep> = links.iter().flat_map(|l| &l.steps).collect();
-    let mut words: Vec<u32> = Vec::with_capacity(1 + 6 * all_steps.len());
-    let rows = u32::try_from(first.rows).map_err(|_| Error::Unsupported {
-        kernel: "chain",
-        detail: format!("{} rows do not fit 32-bit indices", first.rows),
-    })?;
-    words.push(rows);
+    let mut words: Vec<u32> = Vec::with_capacity(6 * all_steps.len());
     let mut params: Vec<f32> = Vec::new();
     let mut widest = first.width_in;
-    let offset = |params: &Vec<f32>| 1 + 6 * all_steps.len() + params.len();
+    let offset = |params: &Vec<f32>| 6 * all_steps.len() + params.len();
     for step in &all_steps {
         let step_words = match **step {
             ChainStep::Linear {
@@ -213,23 +206,23 @@ pub fn generate_chain(graph: &VerifiedGraph, links: &[Link]) -> Result<ChainKern
             detail: format!("{} parameters do not fit 32-bit indices", params.len()),
         });
     }
-    // One invocation per column of the widest layer, in whole warps of 32 (at least 64).
-    let threads = widest.next_multiple_of(32).clamp(64, MAX_WIDTH);
-    let cols_per_thread = widest.div_ceil(threads);
-    let rb = ROWS_PER_WORKGROUP;
+    // One invocation per column of the widest layer, a power of two (for the softmax's tree
+    // reduction) of at least two warps.
+    let threads = widest.next_power_of_two().clamp(64, MAX_WIDTH);
     let source = TEMPLATE
-        .replace("{RB}", &rb.to_string())
         .replace("{T}", &threads.to_string())
-        .replace("{CPT}", &cols_per_thread.to_string())
-        .replace("{ACT}", &(rb * widest).to_string())
-        .replace("{ACC}", &(rb * cols_per_thread).to_string())
+        .replace("{WIDEST}", &widest.to_string())
         .replace("{WIDTH_IN}", &first.width_in.to_string())
         .replace("{WIDTH_OUT}", &last.width_out.to_string())
         .replace("{STEPS}", &all_steps.len().to_string());
+    let rows = u32::try_from(first.rows).map_err(|_| Error::Unsupported {
+        kernel: "chain",
+        detail: format!("{} rows do not fit a grid", first.rows),
+    })?;
     Ok(ChainKernel {
         source,
         params,
-        workgroups: [first.rows.div_ceil(rb) as u32, 1, 1],
+        workgroups: [rows, 1, 1],
         input: first.input,
         output: last.output,
     })
