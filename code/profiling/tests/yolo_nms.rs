@@ -2,8 +2,8 @@
 //! boxes.
 
 use profiling_lab::yolo::{
-    BoxXyxy, Detection, generated_detections, nms_branchless, nms_by_class, nms_compacting,
-    nms_scan, nms_sorted, nms_sorted_copied,
+    BoxXyxy, Detection, generated_detections, nms_branchless, nms_branchless_scalar, nms_by_class,
+    nms_compacting, nms_scan, nms_sorted, nms_sorted_copied,
 };
 use proptest::prelude::*;
 
@@ -51,6 +51,11 @@ fn compacting_visits_what_the_scan_visits_and_less_than_the_walk() {
     );
     let (kept_branchless, branchless) = nms_branchless(&dets, 0.25, 0.45);
     assert_eq!(kept_branchless, nms_sorted(&dets, 0.25, 0.45).0);
+    assert_eq!(
+        nms_branchless_scalar(&dets, 0.25, 0.45),
+        (kept_branchless, branchless),
+        "one IoU at a time: the same boxes kept, the same work"
+    );
     assert_eq!(branchless.visits, sorted.visits, "the same walk");
     assert_eq!(
         branchless.iou_tests, branchless.visits,
@@ -95,7 +100,9 @@ proptest! {
             prop_assert_eq!(&kept, &reference);
             prop_assert!(work.iou_tests <= reference_work.iou_tests);
         }
-        let (kept, _) = nms_branchless(&dets, min_score, max_iou);
-        prop_assert_eq!(&kept, &reference);
+        for nms in [nms_branchless, nms_branchless_scalar] {
+            let (kept, _) = nms(&dets, min_score, max_iou);
+            prop_assert_eq!(&kept, &reference);
+        }
     }
 }

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use super::network::{ANCHORS, FeatureMap, TinyYolo};
-use super::{BoxXyxy, Detection, Letterbox, LetterboxError, nms_by_class};
+use super::{BoxXyxy, Detection, Letterbox, LetterboxError, NmsStats, nms_by_class};
 
 /// The stages of [`detect_frame`], in order, as the spans and [`StageTimes`] name them.
 pub const STAGES: [&str; 6] = [
@@ -88,12 +88,27 @@ pub fn decode(head: &FeatureMap, stride: f32, classes: usize, min_score: f32) ->
 }
 // ANCHOR_END: decode
 
-/// Detects objects in an RGB frame of `width × height` with a model input of `size × size`.
+/// An NMS: candidates, score threshold and IoU threshold in; kept indices, best first, out.
+pub type NmsFn = fn(&[Detection], f32, f32) -> (Vec<usize>, NmsStats);
+
+/// Detects objects in an RGB frame of `width × height` with a model input of `size × size`,
+/// with the per-class NMS ([`nms_by_class`]).
 pub fn detect_frame(
+    model: &TinyYolo,
+    rgb: &[u8],
+    dims: (u32, u32, u32),
+    thresholds: (f32, f32),
+) -> Result<FrameResult, LetterboxError> {
+    detect_frame_with(model, rgb, dims, thresholds, nms_by_class)
+}
+
+/// [`detect_frame`] with the NMS given, so that a frame can be timed with each version.
+pub fn detect_frame_with(
     model: &TinyYolo,
     rgb: &[u8],
     (width, height, size): (u32, u32, u32),
     (min_score, max_iou): (f32, f32),
+    nms: NmsFn,
 ) -> Result<FrameResult, LetterboxError> {
     // ANCHOR: stages
     let _frame = tracing::info_span!("frame", width, height, size).entered();
@@ -120,7 +135,7 @@ pub fn detect_frame(
     let candidates = decode(&head, model.stride() as f32, model.classes, min_score);
     done(&mut times);
     let done = stage(4);
-    let (kept, _) = nms_by_class(&candidates, min_score, max_iou);
+    let (kept, _) = nms(&candidates, min_score, max_iou);
     done(&mut times);
     let done = stage(5);
     let detections = kept

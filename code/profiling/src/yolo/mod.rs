@@ -15,7 +15,11 @@ mod nms;
 mod nms_fast;
 
 pub use boxes::{BoxXyxy, Detection, generated_detections};
-pub use detector::{FrameResult, STAGES, decode, detect_frame, generated_frame, to_tensor};
+pub use detector::{
+    FrameResult, NmsFn, STAGES, decode, detect_frame, detect_frame_with, generated_frame, to_tensor,
+};
 pub use letterbox::{Letterbox, LetterboxError};
-pub use nms::{NmsStats, nms_branchless, nms_scan, nms_sorted, nms_sorted_copied};
+pub use nms::{
+    NmsStats, nms_branchless, nms_branchless_scalar, nms_scan, nms_sorted, nms_sorted_copied,
+};
 pub use nms_fast::{nms_by_class, nms_compacting};

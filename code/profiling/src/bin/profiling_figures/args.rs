@@ -3,11 +3,12 @@
 
 use clap::Parser;
 
-pub const PARTS: [&str; 11] = [
+pub const PARTS: [&str; 12] = [
     "span_cost",
     "trace",
     "timeline",
     "nms",
+    "nms_branches",
     "yolo_frame",
     "overheads",
     "massif",
@@ -19,7 +20,7 @@ pub const PARTS: [&str; 11] = [
 
 #[derive(Parser)]
 #[command(
-    about = "Module 4's figures: span cost, a CPU+GPU trace and its timeline, NMS, a YOLO-shaped frame by stage, profiler overheads, massif's peak call sites, a flame graph, \
+    about = "Module 4's figures: span cost, a CPU+GPU trace and its timeline, NMS (time, and cachegrind's branch counts), a YOLO-shaped frame by stage, profiler overheads, massif's peak call sites, a flame graph, \
              the CPU runner with and without buffer reuse, the training step on CPU and GPU"
 )]
 pub struct Args {
@@ -30,6 +31,10 @@ pub struct Args {
     /// pointers through RUSTFLAGS), at target/profiling/profiling_workload.
     #[arg(long, default_value = "target/release/profiling_workload")]
     pub workload: std::path::PathBuf,
+    /// The program cachegrind runs for the NMS branch counts (nms_branches): `cargo build
+    /// --release -p profiling_lab --bin nms_calls`.
+    #[arg(long, default_value = "target/release/nms_calls")]
+    pub nms_calls: std::path::PathBuf,
     /// Appended to the runner_reuse figure's name, to keep two machines' runs apart (`_h200`).
     #[arg(long, default_value = "")]
     pub tag: String,

@@ -9,6 +9,7 @@ mod args;
 mod flamegraph;
 mod massif;
 mod nms;
+mod nms_branches;
 mod overheads;
 mod runner_reuse;
 mod span_cost;
@@ -39,6 +40,9 @@ fn run() -> anyhow::Result<()> {
     }
     if args.figures.wants("nms") {
         nms::run(&args)?;
+    }
+    if args.figures.wants("nms_branches") {
+        nms_branches::run(&args)?;
     }
     if args.figures.wants("yolo_frame") {
         yolo_frame::run(&args)?;

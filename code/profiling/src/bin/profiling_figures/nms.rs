@@ -1,11 +1,12 @@
-//! `profiling_nms`: six NMS versions on generated boxes (scan for the best, sort once and walk,
-//! the same walk over a copy in score order, that walk without a branch in its inner loop, sort
-//! once and compact, compact per class): time and work counts.
+//! `profiling_nms`: seven NMS versions on generated boxes (scan for the best, sort once and walk,
+//! the same walk over a copy in score order, that walk without a branch in its inner loop, the
+//! same kept from computing several IoUs at once, sort once and compact, compact per class): time
+//! and work counts.
 
 use bench_harness::{Csv, LineChart, Series, Sidecar, black_box, figures_dir, measure};
 use profiling_lab::yolo::{
-    generated_detections, nms_branchless, nms_by_class, nms_compacting, nms_scan, nms_sorted,
-    nms_sorted_copied,
+    generated_detections, nms_branchless, nms_branchless_scalar, nms_by_class, nms_compacting,
+    nms_scan, nms_sorted, nms_sorted_copied,
 };
 
 use crate::args::Args;
@@ -34,6 +35,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         "sorted",
         "sorted_copied",
         "branchless",
+        "branchless_scalar",
         "compacting",
         "by_class",
     ];
@@ -42,6 +44,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Series::new("sort once, walk"),
         Series::new("sort once, walk a copy in score order"),
         Series::new("the copied walk without branches"),
+        Series::new("the same, one IoU at a time"),
         Series::new("sort once, compact"),
         Series::new("compact per class"),
     ];
@@ -52,6 +55,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             nms_sorted,
             nms_sorted_copied,
             nms_branchless,
+            nms_branchless_scalar,
             nms_compacting,
             nms_by_class,
         ];
@@ -96,7 +100,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     .write(&dir.join("profiling_nms.svg"))?;
     Sidecar::new(
         "profiling_nms",
-        "Six NMS versions on generated scenes of about 40 candidates per object: wall time per call, \
+        "Seven NMS versions on generated scenes of about 40 candidates per object: wall time per call, \
          boxes kept, IoU tests, candidates scanned and boxes visited by the suppression passes.",
     )
     .write(&dir.join("profiling_nms.json"))?;

@@ -4,7 +4,7 @@
 
 use bench_harness::{BarChart, Csv, Sidecar, Stats, figures_dir};
 use profiling_lab::yolo::network::TinyYolo;
-use profiling_lab::yolo::{STAGES, detect_frame, generated_frame};
+use profiling_lab::yolo::{STAGES, detect_frame_with, generated_frame, nms_by_class, nms_scan};
 
 use crate::args::Args;
 
@@ -16,6 +16,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let thresholds = (0.25, 0.45);
     let mut csv = Csv::new(&[
         "head_biases",
+        "nms",
         "stage",
         "ms_median",
         "ms_p10",
@@ -28,23 +29,36 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut chart = BarChart {
         title: format!("One {width}×{height} frame through a YOLO-shaped network ({size}×{size})"),
         subtitle: format!(
-            "random weights, zero or YOLOv5 head biases; median of {frames} frames, bars p10–p90"
+            "random weights, zero or YOLOv5 head biases, per-class NMS (zero biases also with \
+             the scan NMS); median of {frames} frames, bars p10–p90"
         ),
         y_label: "ms per frame".into(),
         log_y: true,
         bars: Vec::new(),
     };
     let ms = |s: f64| s * 1e3;
-    for (biases, model) in [
-        ("zero", TinyYolo::random(2024, 5)),
-        ("yolov5", TinyYolo::random(2024, 5).with_yolov5_biases()),
-    ] {
-        detect_frame(&model, &frame, (width, height, size), thresholds)?; // warm-up
+    let zero = TinyYolo::random(2024, 5);
+    let yolov5 = TinyYolo::random(2024, 5).with_yolov5_biases();
+    // The zero-bias frame twice: with the per-class NMS, and with the textbook scan it replaced,
+    // so that the frame itself shows what the NMS change bought.
+    let runs = [
+        (
+            "zero",
+            &zero,
+            "by_class",
+            nms_by_class as profiling_lab::yolo::NmsFn,
+        ),
+        ("zero", &zero, "scan", nms_scan),
+        ("yolov5", &yolov5, "by_class", nms_by_class),
+    ];
+    for (biases, model, nms_name, nms) in runs {
+        let detect = || detect_frame_with(model, &frame, (width, height, size), thresholds, nms);
+        detect()?; // warm-up
         let mut per_stage = vec![Vec::new(); STAGES.len()];
         let mut totals = Vec::new();
         let mut counts = (0, 0);
         for _ in 0..frames {
-            let result = detect_frame(&model, &frame, (width, height, size), thresholds)?;
+            let result = detect()?;
             for (times, t) in per_stage.iter_mut().zip(result.stage_times) {
                 times.push(t.as_secs_f64());
             }
@@ -60,11 +74,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         for (name, s) in names.zip(stats) {
             // A log axis needs a positive bar: stages that do nothing still show.
             let bar = (ms(s.median).max(1e-4), Some((ms(s.p10), ms(s.p90))));
-            chart
-                .bars
-                .push((format!("{name} ({biases})"), bar.0, bar.1));
+            let label = match nms_name {
+                "by_class" => format!("{name} ({biases})"),
+                other => format!("{name} ({biases}, {other} NMS)"),
+            };
+            chart.bars.push((label, bar.0, bar.1));
             csv.row(&[
                 biases.into(),
+                nms_name.into(),
                 name.into(),
                 format!("{:.4}", ms(s.median)),
                 format!("{:.4}", ms(s.p10)),
@@ -84,7 +101,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         "A generated 1280×720 frame through letterbox, a YOLO-shaped network with random weights \
          (im2col + packed FMA matmul, one thread), decode, per-class NMS and the map back to the \
          image: wall time per stage, with zero head biases (nearly every cell a candidate) and \
-         with YOLOv5's starting biases (nearly none).",
+         with YOLOv5's starting biases (nearly none); the zero-bias frame also with the scan NMS \
+         in place of the per-class one.",
     )
     .write(&dir.join("profiling_yolo_frame.json"))?;
     Ok(())
