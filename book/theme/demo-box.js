@@ -11,8 +11,9 @@
 // test reads: ready, running, done, wrong, error or no-webgpu.
 //
 // A page opened with ?timestamps=1 passes timestamps: "1" to every demo; the vector addition
-// then also times its compute pass with WebGPU timestamp queries, where the adapter offers them,
-// and says so in its notes where it does not.
+// then also times its compute pass with WebGPU timestamp queries, where the device has them
+// (every demo's device asks for timestamp-query where the adapter offers it), and says so in its
+// notes where it does not.
 
 const DEMOS = new URL("../demos/book_demos.js", import.meta.url);
 
