@@ -131,7 +131,7 @@ const markPress = (page, n) => page.evaluate((sel, n) => {
 // GPU process uploading and submitting) and ends with the page's continuation (the last
 // microtask of at least 1 ms before the next long GPUTask: it reads the result back and starts
 // the next round trip). Between them the GPU process's main thread runs one long task (the
-// longest of its RunTasks there), a delayed task that finds the submitted work done and
+// longest of its RunTasks that start there), a delayed task that finds the submitted work done and
 // completes the map, just before the page resumes; before it, neither main thread does more than
 // short checks while SwiftShader's own threads run the pass.
 function roundTrips(trace, from, to) {
@@ -146,7 +146,9 @@ function roundTrips(trace, from, to) {
   return tasks.map((t, i) => {
     const end = t.ts + t.dur;
     const next = micro.filter((m) => m.ts >= end && m.ts < (tasks[i + 1]?.ts ?? to)).pop();
-    const map = next && gpuRuns.filter((r) => r.ts >= end && r.ts + r.dur <= next.ts)
+    // It starts before the page resumes; on a loaded machine it may end after (then
+    // map_task_to_page_ms is negative).
+    const map = next && gpuRuns.filter((r) => r.ts >= end && r.ts < next.ts)
       .reduce((a, r) => (!a || r.dur > a.dur ? r : a), null);
     return { gpu_task_start_ms: ms(t.ts - from), gpu_task_ms: ms(t.dur),
       quiet_ms: map ? ms(map.ts - end) : null, map_task_ms: map ? ms(map.dur) : null,
