@@ -266,6 +266,30 @@ impl Renderer {
         Ok(scopes.finish_frame(ctx)?)
     }
 
+    // ANCHOR: render_named
+    /// Like [`Renderer::render`], with the frame inside one debug group called `group`. With
+    /// scopes from `GpuScopes::with_debug_groups(ctx, true)`, a frame debugger lists the frame
+    /// under `group` and each pass under its scope's name.
+    pub fn render_named(
+        &self,
+        ctx: &GpuContext,
+        scopes: &mut GpuScopes,
+        variant: Variant,
+        group: &str,
+    ) -> Result<Vec<ScopeTiming>, RenderError> {
+        let label = Some(group);
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label });
+        encoder.push_debug_group(group);
+        self.record(scopes.profiler(), &mut encoder, variant);
+        encoder.pop_debug_group();
+        scopes.resolve(&mut encoder);
+        ctx.queue.submit([encoder.finish()]);
+        Ok(scopes.finish_frame(ctx)?) // waits for the frame
+    }
+    // ANCHOR_END: render_named
+
     /// The last frame, read back.
     pub fn read_frame(&self, ctx: &GpuContext) -> Result<Frame, RenderError> {
         Ok(Frame {

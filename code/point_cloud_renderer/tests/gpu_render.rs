@@ -222,6 +222,29 @@ fn each_pass_has_its_gpu_scope() {
     }
 }
 
+/// What `point_cloud_figures --only capture` does, on this machine's adapter: scopes as debug
+/// groups (which a debug build's wgpu passes on to Vulkan), the frame in a named group, between
+/// the capture calls (which do nothing without a debugger). The frame is still the reference's.
+#[test]
+fn a_named_frame_between_capture_calls_is_still_the_reference_frame() {
+    let ctx = GpuScopes::open_context().expect("an adapter with timestamp queries");
+    let mut scopes = GpuScopes::with_debug_groups(&ctx, true).unwrap();
+    let cloud = exact_scene();
+    let camera = exact_camera();
+    let packing = packing_for(cloud.len()).unwrap();
+    let want = reference::render(&cloud, &camera, SIZE, &packing).unwrap();
+    let renderer = Renderer::new(&ctx, &cloud, &camera, SIZE, packing).unwrap();
+    // SAFETY: one capture at a time, stopped after the frame has finished.
+    unsafe { ctx.device.start_graphics_debugger_capture() };
+    let roots = renderer.render_named(&ctx, &mut scopes, Variant::Fused, "fused frame");
+    unsafe { ctx.device.stop_graphics_debugger_capture() };
+    let roots = roots.unwrap();
+    assert_eq!(roots.len(), 1, "{roots:?}");
+    let names: Vec<&str> = roots[0].children.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(names, ["clear", "project+splat", "resolve"]);
+    assert_eq!(renderer.read_frame(&ctx).unwrap(), want);
+}
+
 #[test]
 fn bad_frames_and_clouds_are_refused_with_a_reason() {
     let ctx = GpuContext::for_tests();
