@@ -128,33 +128,36 @@ const markPress = (page, n) => page.evaluate((sel, n) => {
 }, BOX, n);
 
 // The round trips of one press on the trace. Each starts with a long GPUTask (at least 1 ms: the
-// GPU process uploading and submitting) and ends with the page's continuation (the last
-// microtask of at least 1 ms before the next long GPUTask: it reads the result back and starts
-// the next round trip). Between them the GPU process's main thread runs one long task (the
-// longest of its RunTasks that start there), a delayed task that finds the submitted work done and
-// completes the map, just before the page resumes; before it, neither main thread does more than
-// short checks while SwiftShader's own threads run the pass.
+// GPU process uploading and submitting). After it, before the next one, the GPU process's main
+// thread runs one long task (the longest of its RunTasks that start there, at least 1 ms, not
+// holding a long GPUTask): a delayed task that finds the submitted work done and completes the
+// map. Before that task neither main thread does more than short checks while SwiftShader's own
+// threads run the pass.
+// The page's continuation (the longest microtask that starts from that task on, before the next
+// long GPUTask) reads the result back and starts the next round trip. A long GPUTask with no
+// such task after it (the device's set-up) is not a round trip.
 function roundTrips(trace, from, to) {
   const events = trace.traceEvents ?? trace;
   const { page, gpu } = lanesOf(events, "press 2");
   const on = (thread, name) => events.filter((e) => e.ph === "X" && `${e.pid}:${e.tid}` === thread
     && e.name === name && e.ts >= from && e.ts <= to).sort((a, b) => a.ts - b.ts);
-  const micro = on(page, "RunMicrotasks").filter((m) => m.dur >= 1000);
+  const longest = (list) => list.reduce((a, e) => (!a || e.dur > a.dur ? e : a), null);
+  const micro = on(page, "RunMicrotasks");
   const tasks = on(gpu, "GPUTask").filter((t) => t.dur >= 1000);
-  const gpuRuns = on(gpu, "RunTask");
+  const gpuRuns = on(gpu, "RunTask").filter((r) => r.dur >= 1000
+    && !tasks.some((t) => t.ts >= r.ts && t.ts < r.ts + r.dur)); // not a GPUTask's own
   const ms = (us) => Math.round(us) / 1000;
-  return tasks.map((t, i) => {
-    const end = t.ts + t.dur;
-    const next = micro.filter((m) => m.ts >= end && m.ts < (tasks[i + 1]?.ts ?? to)).pop();
-    // It starts before the page resumes; on a loaded machine it may end after (then
-    // map_task_to_page_ms is negative).
-    const map = next && gpuRuns.filter((r) => r.ts >= end && r.ts < next.ts)
-      .reduce((a, r) => (!a || r.dur > a.dur ? r : a), null);
-    return { gpu_task_start_ms: ms(t.ts - from), gpu_task_ms: ms(t.dur),
-      quiet_ms: map ? ms(map.ts - end) : null, map_task_ms: map ? ms(map.dur) : null,
-      map_task_to_page_ms: map ? ms(next.ts - map.ts - map.dur) : null,
+  return tasks.flatMap((t, i) => {
+    const [end, until] = [t.ts + t.dur, tasks[i + 1]?.ts ?? to];
+    const map = longest(gpuRuns.filter((r) => r.ts >= end && r.ts < until));
+    if (!map) return [];
+    // On a loaded machine the page may resume before the task ends (a negative distance).
+    const next = longest(micro.filter((m) => m.ts >= map.ts && m.ts < until));
+    return [{ gpu_task_start_ms: ms(t.ts - from), gpu_task_ms: ms(t.dur),
+      quiet_ms: ms(map.ts - end), map_task_ms: ms(map.dur),
+      map_task_to_page_ms: next ? ms(next.ts - map.ts - map.dur) : null,
       gpu_task_to_page_ms: next ? ms(next.ts - end) : null,
-      page_microtask_ms: next ? ms(next.dur) : null };
+      page_microtask_ms: next ? ms(next.dur) : null }];
   });
 }
 
