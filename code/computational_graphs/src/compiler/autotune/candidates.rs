@@ -4,11 +4,11 @@
 //! the block of C each invocation computes, the k-step and whether to prefetch. Whether the
 //! kernel reads vec4s and drops its edge tests follows from the shape ([`Tuning::for_shape`]),
 //! and the epilogue from the graph, so neither is tuned. A configuration with `split_k` above 1
-//! runs the [`split_k`](super::split_k) kernel instead of the ladder's.
+//! runs the [`split_k`](super::split_k) kernel instead of the ladder's (`KernelConfig::kernel`,
+//! defined there).
 
 use gpu_context::wgpu;
 
-use super::split_k::{LinearKernel, SplitK};
 use crate::matmul_ladder::tuned::{Epilogue, Tuning};
 
 // ANCHOR: config
@@ -46,22 +46,6 @@ impl KernelConfig {
             bk: t.bk,
             prefetch: t.prefetch,
             split_k: 1,
-        }
-    }
-
-    /// The kernel for an m×k · k×n product: split-K when the configuration asks for slices,
-    /// else the ladder's tiled kernel ([`KernelConfig::tuning`]).
-    pub fn kernel(self, m: usize, k: usize, n: usize, epilogue: Epilogue) -> LinearKernel {
-        if self.split_k > 1 {
-            LinearKernel::SplitK(SplitK {
-                config: self,
-                m,
-                k,
-                n,
-                epilogue,
-            })
-        } else {
-            LinearKernel::Tiled(self.tuning(m, k, n, epilogue))
         }
     }
 

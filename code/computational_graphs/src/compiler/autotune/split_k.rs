@@ -117,6 +117,24 @@ impl LinearKernel {
     }
 }
 
+impl KernelConfig {
+    /// The kernel for an m×k · k×n product: split-K when the configuration asks for slices,
+    /// else the ladder's tiled kernel ([`KernelConfig::tuning`]).
+    pub fn kernel(self, m: usize, k: usize, n: usize, epilogue: Epilogue) -> LinearKernel {
+        if self.split_k > 1 {
+            LinearKernel::SplitK(SplitK {
+                config: self,
+                m,
+                k,
+                n,
+                epilogue,
+            })
+        } else {
+            LinearKernel::Tiled(self.tuning(m, k, n, epilogue))
+        }
+    }
+}
+
 impl SplitK {
     /// Steps of k per slice: k cut into `split_k` nearly equal parts.
     pub fn slice_len(&self) -> usize {
