@@ -1,6 +1,6 @@
 //! Chain kernels: a run of small Linears, ReLUs and a final softmax in one dispatch, checked
-//! against the CPU on odd widths, on row counts that leave a workgroup's rows partly empty, and
-//! on the benchmark's random graphs; a buffer read by a second node ends the chain.
+//! against the CPU on odd widths, on one row and on a few rows (one workgroup per row), and on
+//! the benchmark's random graphs; a buffer read by a second node ends the chain.
 
 mod common;
 
@@ -45,7 +45,7 @@ fn narrowing(rows: usize) -> (OpList, Tensor2D) {
 #[test]
 fn a_chain_of_odd_widths_runs_in_one_dispatch_and_agrees_with_the_cpu() {
     let ctx = GpuContext::for_tests();
-    // One row; a workgroup's four rows exactly; nine rows (the last workgroup holds one).
+    // One workgroup per row: one row, then a few, then an odd count.
     for rows in [1, 4, 9] {
         let (list, x) = narrowing(rows);
         let graph = validate(&list).unwrap();
