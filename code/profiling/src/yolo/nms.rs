@@ -114,8 +114,9 @@ pub fn nms_sorted_copied(
 /// [`nms_sorted_copied`] without a data-dependent branch in the inner loop: every later box gets
 /// its IoU computed, and the test's outcome is folded into its flag with `&` and `|=` (a box
 /// already suppressed stays suppressed; one of another class is never suppressed). It keeps the
-/// same boxes and makes about five times the IoU tests (every class, not one). With no branch in
-/// the loop, the compiler is also free to compute several IoUs at once in SIMD registers.
+/// same boxes and makes many more IoU tests (every later box, suppressed or of another class:
+/// about ten times as many on the 8000-box scene). With no branch in the loop, the compiler is
+/// also free to compute several IoUs at once in SIMD registers.
 pub fn nms_branchless(dets: &[Detection], min_score: f32, max_iou: f32) -> (Vec<usize>, NmsStats) {
     branch_free_walk(dets, min_score, max_iou, |other| other)
 }
