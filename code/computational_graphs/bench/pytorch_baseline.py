@@ -133,6 +133,28 @@ def driver_version():
         return "unknown"
 
 
+def provenance():
+    """The commit this script came from, and whether the tree differed from it.
+
+    The run script on the measuring machine (which has no git) sets COURSE_COMMIT and, after
+    comparing the files with the commit, COURSE_DIRTY (0 or 1); in a checkout, git answers."""
+    commit = os.environ.get("COURSE_COMMIT", "unknown")
+    declared = os.environ.get("COURSE_DIRTY", "").strip()
+    if declared in ("0", "1"):
+        return {"commit": commit, "dirty": declared == "1", "dirty_from": "COURSE_DIRTY"}
+    import subprocess
+    try:
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                                cwd=os.path.dirname(os.path.abspath(__file__)),
+                                capture_output=True, text=True)
+        if status.returncode == 0:
+            return {"commit": commit, "dirty": bool(status.stdout.strip()),
+                    "dirty_from": "git status of the checkout"}
+    except OSError:
+        pass
+    return {"commit": commit, "dirty": None, "dirty_from": "unknown (no git, no COURSE_DIRTY)"}
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--graphs", required=True)
@@ -199,7 +221,7 @@ def main():
             "adapter": f"{torch.cuda.get_device_name()} (CUDA {torch.version.cuda} through PyTorch {torch.__version__})",
             "load_average": list(os.getloadavg()),
             "files": [args.out.rsplit("/", 1)[-1], args.graphs.rsplit("/", 1)[-1]],
-            "commit": os.environ.get("COURSE_COMMIT", "unknown"),
+            **provenance(),
             "command": " ".join(sys.argv),
             "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
