@@ -48,7 +48,7 @@ def reason_prefix():
 def gpu_sample(prefix):
     fields = GPU_FIELDS + [f"{prefix}.active"] + [f"{prefix}.{r}" for r in REASONS]
     line = nvidia_smi(f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits")
-    values = [v.strip() for v in line.splitlines()[0].split(",")]
+    values = [v.strip() for v in next(csv.reader(line.splitlines()))]
     return dict(zip(["sm_mhz", "max_sm_mhz", "temp_c", "power_w", "power_limit_w", "reasons_active"] + REASONS, values))
 
 
