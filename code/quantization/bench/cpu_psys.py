@@ -13,6 +13,7 @@ perf_event_paranoid <= 0 for a system-wide event.
 """
 
 import argparse
+import csv
 import ctypes
 import datetime
 import json
@@ -135,9 +136,8 @@ def main():
         os.close(fd)
     rows.extend(msr_checks(not args.no_modprobe))
     name = f"quant_{args.machine}_cpu_psys"
-    with open(os.path.join(args.out, name + ".csv"), "w") as f:
-        for check, result in rows:
-            f.write(f'"{check}","{result}"\n')
+    with open(os.path.join(args.out, name + ".csv"), "w", newline="") as f:
+        csv.writer(f, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(rows)
     for check, result in rows[1:]:
         print(f"{check}: {result}")
     sidecar = {
