@@ -10,14 +10,43 @@ use path_tracer::{GpuScene, RenderSettings, Scene};
 use super::throughput::sweep;
 use crate::setup::Gpu;
 
+/// What both lane-counting parts render: the sweep's deepest bounce limit and most confetti, on a
+/// device opened with the subgroup operations the ballots need.
+pub struct LaneRun {
+    pub side: u32,
+    pub depth: u32,
+    pub confetti: usize,
+    pub settings: RenderSettings,
+    pub ctx: gpu_context::GpuContext,
+    pub scene: Scene,
+}
+
+impl LaneRun {
+    pub fn new(args: &FigureArgs, gpu: &Gpu) -> anyhow::Result<Self> {
+        let sweep = sweep(args.quick, gpu.ctx.report().is_software());
+        let depth = *sweep.depths.last().unwrap_or(&1);
+        let confetti = *sweep.confetti.last().unwrap_or(&0);
+        Ok(Self {
+            side: sweep.side,
+            depth,
+            confetti,
+            settings: RenderSettings::new(sweep.side, sweep.side, 1, depth),
+            ctx: LaneCounter::open_context()?,
+            scene: Scene::room(confetti, 2026),
+        })
+    }
+}
+
 pub fn run(args: &FigureArgs, gpu: &Gpu) -> anyhow::Result<()> {
-    let sweep = sweep(args.quick, gpu.ctx.report().is_software());
-    let depth = *sweep.depths.last().unwrap_or(&1);
-    let confetti = *sweep.confetti.last().unwrap_or(&0);
-    let settings = RenderSettings::new(sweep.side, sweep.side, 1, depth);
-    let ctx = LaneCounter::open_context()?;
+    let LaneRun {
+        side,
+        depth,
+        confetti,
+        settings,
+        ctx,
+        scene,
+    } = LaneRun::new(args, gpu)?;
     let counter = LaneCounter::new(&ctx)?;
-    let scene = Scene::room(confetti, 2026);
     let mut csv = Csv::new(&[
         "build",
         "triangles",
@@ -73,7 +102,7 @@ pub fn run(args: &FigureArgs, gpu: &Gpu) -> anyhow::Result<()> {
     .with_notes(vec![
         format!(
             "module's room scene with {confetti} confetti (seed 2026), {}×{} pixels, first sample, bounce limit {depth}",
-            sweep.side, sweep.side
+            side, side
         ),
         "counted_lane_use: busy lanes / (subgroup size × subgroups that ran the bounce); a ballot at the top of every bounce of the megakernel's loop".into(),
         "independent_deaths_estimate: f / (1 - (1 - f)^subgroup_size), f = alive_fraction".into(),

@@ -4,22 +4,24 @@
 //! can be set beside the kernel's time.
 
 use bench_harness::{Csv, FigureArgs, Sidecar, figures_dir};
+use path_tracer::GpuScene;
 use path_tracer::bvh::{BuildMethod, Bvh};
-use path_tracer::lane_count::{LaneCounter, LaneCounts};
+use path_tracer::lane_count::LaneCounts;
 use path_tracer::wavefront::Wavefront;
-use path_tracer::{GpuScene, RenderSettings, Scene};
 
-use super::throughput::sweep;
+use super::bounce_lanes::LaneRun;
 use crate::setup::Gpu;
 
 pub fn run(args: &FigureArgs, gpu: &Gpu) -> anyhow::Result<()> {
-    let sweep = sweep(args.quick, gpu.ctx.report().is_software());
-    let depth = *sweep.depths.last().unwrap_or(&1);
-    let confetti = *sweep.confetti.last().unwrap_or(&0);
-    let settings = RenderSettings::new(sweep.side, sweep.side, 1, depth);
-    let ctx = LaneCounter::open_context()?;
+    let LaneRun {
+        side,
+        depth,
+        confetti,
+        settings,
+        ctx,
+        scene,
+    } = LaneRun::new(args, gpu)?;
     let wavefront = Wavefront::new(&ctx)?;
-    let scene = Scene::room(confetti, 2026);
     let mut csv = Csv::new(&[
         "build",
         "triangles",
@@ -57,7 +59,7 @@ pub fn run(args: &FigureArgs, gpu: &Gpu) -> anyhow::Result<()> {
     .with_notes(vec![
         format!(
             "module's room scene with {confetti} confetti (seed 2026), {}×{} pixels, first sample, bounce limit {depth}; each tree in its own render",
-            sweep.side, sweep.side
+            side, side
         ),
         "lane_trips: trips round the walk's loop summed over rays (node visits); subgroup_trips: the same summed over subgroups (ballots taken); lane_use: busy lanes / (subgroup size × subgroup trips); bounce 'all' sums the bounces".into(),
     ])
