@@ -32,6 +32,11 @@ pub struct FigureArgs {
     /// Write even from a tree with uncommitted changes; every sidecar is then marked dirty.
     #[arg(long)]
     pub allow_dirty: bool,
+    /// Measure nothing: draw the charts again from the tables in the output folder (after the
+    /// chart code changed); each changed chart's sidecar keeps the measuring commit and notes the
+    /// drawing one.
+    #[arg(long)]
+    pub redraw: bool,
     /// Measure even when the 1-minute load average is above `--max-load`; the sidecar records it.
     #[arg(long)]
     pub allow_busy: bool,

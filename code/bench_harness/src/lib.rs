@@ -7,7 +7,8 @@
 //!   draw the chart;
 //! - [`Sidecar`] records which machine, device, commit, load and command produced a figure;
 //! - [`FigureArgs`] is the command line every figure program shares, and refuses to measure from
-//!   an uncommitted tree or on a busy machine unless told to;
+//!   an uncommitted tree or on a busy machine unless told to; its `--redraw` draws a program's
+//!   charts again from the tables it measured ([`FigureArgs::redraw`], [`Found`], [`Drawn`]);
 //! - [`rng::SplitMix64`] is the one seeded generator every crate's benchmark data comes from;
 //! - [`counting_alloc`] has global allocators that count allocations (per thread, or all).
 //!
@@ -21,6 +22,7 @@ mod figure;
 mod machine;
 mod output;
 mod provenance;
+mod redraw;
 pub mod rng;
 mod stats;
 
@@ -30,6 +32,7 @@ pub use figure::{Figure, FigureError, read_rows, read_sidecar, rows_from_csv, ro
 pub use machine::{CacheLevel, MachineInfo, cpu_list};
 pub use output::{CacheRecord, Csv, Sidecar, SidecarRecord, figures_dir};
 pub use provenance::{GitState, git_commit, git_state, load_average};
+pub use redraw::{Drawn, Found, RedrawError, RedrawReport, figures_of, redraw_note};
 pub use stats::{Stats, measure, measure_durations};
 
 pub use std::hint::black_box;

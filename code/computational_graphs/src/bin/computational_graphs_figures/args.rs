@@ -32,10 +32,6 @@ struct Cli {
     /// Add the PyTorch script's measurements to the charts.
     #[arg(long, value_name = "FILE")]
     pytorch_csv: Option<PathBuf>,
-    /// Draw the SVGs of the `--only` parts again from the CSVs in the output folder; measures
-    /// nothing and writes no CSV (for when the chart code changed after a measurement).
-    #[arg(long)]
-    redraw: bool,
     /// Matrix size of the matmul ladder (default 4096, 64 with --quick).
     #[arg(long, value_name = "N")]
     ladder_size: Option<usize>,
@@ -78,7 +74,7 @@ impl Args {
             export_graphs: cli.export_graphs.map(|p| p.display().to_string()),
             pytorch_csv: cli.pytorch_csv.map(|p| p.display().to_string()),
             ladder_size: cli.ladder_size.unwrap_or(if quick { 64 } else { 4096 }),
-            redraw: cli.redraw,
+            redraw: cli.figures.redraw,
             tune_cache: cli.tune_cache,
             tune_software: cli.tune_software,
             figures: cli.figures,

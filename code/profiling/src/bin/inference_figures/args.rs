@@ -29,11 +29,6 @@ pub struct Args {
     /// `_sequential` suffix, to show what the order does to GPU times).
     #[arg(long, value_enum, default_value_t = Order::Turns)]
     pub order: Order,
-    /// Measure nothing: draw the latency and stages charts again from their CSVs in the output
-    /// folder (after the chart code changed); each sidecar keeps the measuring commit and notes
-    /// the drawing one. `--only` picks which.
-    #[arg(long)]
-    pub redraw: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

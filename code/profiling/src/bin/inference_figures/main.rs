@@ -30,7 +30,7 @@ fn main() -> std::process::ExitCode {
 fn run() -> anyhow::Result<()> {
     let args = Args::parse();
     args.figures.start(&PARTS)?;
-    if args.redraw {
+    if args.figures.redraw {
         if args.figures.wants("latency") {
             latency::redraw(&args)?;
         }
