@@ -34,6 +34,23 @@ fn chromium() -> anyhow::Result<&'static str> {
         .context("no Chromium on PATH: install it (Debian: sudo apt install chromium), or run `cargo xtask doctor --install`")
 }
 
+/// Is every dependency in the driver's package.json under its node_modules? A folder installed
+/// before a dependency was added lacks it, and `npm ci` brings it in line with the lock file.
+fn driver_installed(driver: &std::path::Path) -> anyhow::Result<bool> {
+    let manifest = driver.join("package.json");
+    let text =
+        fs::read_to_string(&manifest).with_context(|| format!("reading {}", manifest.display()))?;
+    let package: Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not JSON: fix or restore it", manifest.display()))?;
+    let dependencies = package["dependencies"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    Ok(dependencies
+        .keys()
+        .all(|name| driver.join("node_modules").join(name).is_dir()))
+}
+
 pub fn run(args: &BrowserTestArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let html = root().join("book/build/html");
@@ -42,12 +59,12 @@ pub fn run(args: &BrowserTestArgs) -> anyhow::Result<()> {
     }
     let browser = chromium()?;
     let driver = root().join("xtask/browser");
-    if !driver.join("node_modules/puppeteer-core").is_dir() {
+    if !driver_installed(&driver)? {
         run_step(
             Command::new("npm")
                 .args(["ci", "--no-audit", "--no-fund"])
                 .current_dir(&driver),
-            "installing the browser driver (puppeteer-core, pinned in xtask/browser/package-lock.json)",
+            "installing the browser driver (puppeteer-core, csv-stringify; pinned in xtask/browser/package-lock.json)",
             "Check your network connection; it comes from the npm registry.",
         )?;
     }

@@ -21,6 +21,7 @@ const os = require("node:os");
 const path = require("node:path");
 const { execFileSync } = require("node:child_process");
 const puppeteer = require("puppeteer-core");
+const { stringify } = require("csv-stringify/sync");
 const { lanes: lanesOf, timelineSvg, trimTrace } = require("./trace_timeline.cjs");
 
 const [htmlDir, outDir, chromium = "/usr/bin/chromium"] = process.argv.slice(2);
@@ -177,10 +178,9 @@ function analyse(trace, outDir, { browserVersion, adapter, cpus }) {
   const rows = summarize(trace)
     .filter((r) => r.total_ms >= 0.5)
     .sort((a, b) => a.press - b.press || b.total_ms - a.total_ms);
-  const quote = (s) => (/[",\n]/.test(s) ? `"${String(s).replace(/"/g, '""')}"` : String(s));
-  const csv = ["press,thread,event,count,total_ms",
-    ...rows.map((r) => [r.press, quote(r.thread), quote(r.event), r.count, r.total_ms.toFixed(2)].join(","))];
-  fs.writeFileSync(path.join(outDir, "browser_trace_summary.csv"), csv.join("\n") + "\n");
+  const csv = stringify(rows.map((r) => ({ ...r, total_ms: r.total_ms.toFixed(2) })),
+    { header: true, columns: ["press", "thread", "event", "count", "total_ms"] });
+  fs.writeFileSync(path.join(outDir, "browser_trace_summary.csv"), csv);
   return roundTrips(trace, from, to);
 }
 
