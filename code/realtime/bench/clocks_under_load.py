@@ -133,6 +133,7 @@ def main():
             out = subprocess.run(cmd, capture_output=True, text=True)
             f.write(f"$ {' '.join(cmd)}\n{out.stdout}{out.stderr}\n")
     gpu = nvidia_smi("--query-gpu=name,driver_version", "--format=csv,noheader").strip()
+    gpu_name = next(csv.reader([gpu]))[0].strip()
     sidecar = {
         "figure": name,
         "description": "GPU SM clock, temperature, power and clock-event reasons, idle and under a sustained bf16 matmul load",
@@ -141,7 +142,7 @@ def main():
         "machine": f"{cpu_model()}, {os.cpu_count()} logical CPUs",
         "logical_cpus": os.cpu_count(),
         "gpu": gpu,
-        "adapter": f"{gpu.split(',')[0].strip()} (CUDA through PyTorch {torch.__version__})",
+        "adapter": f"{gpu_name} (CUDA through PyTorch {torch.__version__})",
         "files": [name + ".csv", f"realtime_topology_{args.machine}.txt"],
         "python": platform.python_version(),
         "torch": torch.__version__,
