@@ -32,7 +32,7 @@ pub use figure::{Figure, FigureError, read_rows, read_sidecar, rows_from_csv, ro
 pub use machine::{CacheLevel, MachineInfo, cpu_list};
 pub use output::{CacheRecord, Csv, Sidecar, SidecarRecord, figures_dir};
 pub use provenance::{GitState, git_commit, git_state, load_average};
-pub use redraw::{Drawn, Found, RedrawError, RedrawReport, figures_of, redraw_note};
+pub use redraw::{Drawn, Found, RedrawError, RedrawReport, copy_figures, figures_of, redraw_note};
 pub use stats::{Stats, measure, measure_durations};
 
 pub use std::hint::black_box;

@@ -148,6 +148,35 @@ pub fn figures_of(dir: &Path, sources: &[&str]) -> Result<Vec<Found>, RedrawErro
     Ok(found)
 }
 
+/// Copies the figures of a program (sidecars whose `program` starts with one of `sources`) from
+/// `from` into `to` (created): each one's `<name>.*` files and the files its sidecar lists. A
+/// redraw test runs on the copy and compares the SVGs with the committed ones. Returns the
+/// figures' names, sorted.
+pub fn copy_figures(from: &Path, to: &Path, sources: &[&str]) -> Result<Vec<String>, RedrawError> {
+    let write_err = |path: &Path| {
+        let path = path.to_owned();
+        move |source| RedrawError::Write { path, source }
+    };
+    fs::create_dir_all(to).map_err(write_err(to))?;
+    let found = figures_of(from, sources)?;
+    let entries = fs::read_dir(from).map_err(|source| RedrawError::List {
+        path: from.to_owned(),
+        source,
+    })?;
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let ours = found.iter().any(|f| {
+            Path::new(&file).file_stem().is_some_and(|s| *s == *f.name)
+                || f.sidecar.files.contains(&file)
+        });
+        if ours {
+            let target = to.join(&file);
+            fs::copy(entry.path(), &target).map_err(write_err(&target))?;
+        }
+    }
+    Ok(found.into_iter().map(|f| f.name).collect())
+}
+
 impl FigureArgs {
     /// The folder a redraw reads and writes: `--out`, else `$FIGURES_DIR`, else `figures/`.
     pub fn redraw_dir(&self) -> PathBuf {
@@ -330,6 +359,23 @@ mod tests {
             .redraw("b_figures", &["code/b/"], draw)
             .unwrap_err();
         assert!(err.to_string().starts_with("theirs: "), "{err}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn copy_figures_copies_only_the_programs_files() {
+        let dir = folder();
+        write_figure(&dir, "mine", "code/a/src/bin/a_figures.rs");
+        write_figure(&dir, "theirs", "code/b/src/bin/b_figures.rs");
+        let copy = dir.join("copy");
+        let names = copy_figures(&dir, &copy, &["code/a/"]).unwrap();
+        assert_eq!(names, vec!["mine".to_owned()]);
+        let mut files: Vec<String> = fs::read_dir(&copy)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        assert_eq!(files, ["mine.csv", "mine.json", "mine.svg"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 
