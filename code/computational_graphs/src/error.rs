@@ -14,6 +14,11 @@ pub enum Error {
         kernel: &'static str,
         detail: String,
     },
+    /// The adapter lacks what a kernel needs (a feature, a subgroup size, workgroup memory).
+    AdapterLacks {
+        kernel: &'static str,
+        detail: String,
+    },
     /// Setting up or running GPU work failed (includes buffers larger than the device allows).
     Gpu(GpuError),
 }
@@ -27,6 +32,12 @@ impl fmt::Display for Error {
                 write!(
                     f,
                     "the kernel \"{kernel}\" cannot take this shape: {detail}"
+                )
+            }
+            Error::AdapterLacks { kernel, detail } => {
+                write!(
+                    f,
+                    "the kernel \"{kernel}\" cannot run on this adapter: {detail}"
                 )
             }
             Error::Gpu(e) => write!(f, "{e}"),

@@ -4,20 +4,24 @@ mod common;
 
 use common::{assert_close, random};
 use computational_graphs::Error;
+use computational_graphs::matmul_ladder::tuned::{Pipelining, Tuning, source_with};
 use computational_graphs::matmul_ladder::{Rung, matmul};
 use computational_graphs::ops::cpu;
 use computational_graphs::tensor::Tensor2D;
-use gpu_context::GpuContext;
+use gpu_context::{GpuContext, Requirements, wgpu};
 
 fn reference(a: &Tensor2D, b: &Tensor2D) -> Tensor2D {
     cpu::linear(a, b, &Tensor2D::zeros(1, b.cols())).unwrap()
 }
 
 fn check(rung: Rung, shapes: &[(usize, usize, usize)]) {
-    let ctx = GpuContext::for_tests();
+    check_on(&GpuContext::for_tests(), rung, shapes);
+}
+
+fn check_on(ctx: &GpuContext, rung: Rung, shapes: &[(usize, usize, usize)]) {
     for (i, &(m, k, n)) in shapes.iter().enumerate() {
         let (a, b) = (random(m, k, i as u64), random(k, n, 50 + i as u64));
-        let got = matmul(&ctx, rung, &a, &b).unwrap();
+        let got = matmul(ctx, rung, &a, &b).unwrap();
         assert_close(
             &got,
             &reference(&a, &b),
@@ -79,9 +83,136 @@ fn unchecked_is_correct_and_only_unchecked_on_exact_shapes() {
 }
 
 #[test]
+fn bk16_unchecked_is_correct_and_only_unchecked_on_exact_shapes() {
+    check(Rung::Bk16Unchecked, &TUNED);
+    let ctx = GpuContext::for_tests();
+    for &(m, k, n) in &TUNED {
+        let t = Rung::Bk16Unchecked.tuning(m, k, n).unwrap();
+        assert!(!t.prefetch);
+        let p = Rung::Bk16Unchecked.pipelining(&ctx).unwrap();
+        let exact = m % 128 == 0 && n % 128 == 0 && k % 16 == 0;
+        assert_eq!(t.is_in_bounds_with(&p), exact, "{m}×{k}×{n}");
+    }
+}
+
+#[test]
+fn double_buffered_is_correct_and_only_unchecked_on_exact_shapes() {
+    let ctx = GpuContext::for_tests();
+    // Three exact k-steps and more: both tile sets are read and written more than once.
+    check_on(
+        &ctx,
+        Rung::DoubleBuffered,
+        &[
+            (1, 37, 61),
+            (61, 37, 1),
+            (131, 7, 129),
+            (128, 64, 128),
+            (256, 48, 128),
+        ],
+    );
+    let p = Rung::DoubleBuffered.pipelining(&ctx).unwrap();
+    assert!(p.double_buffer && p.subgroup.is_none());
+    let limit = ctx.device.limits().max_compute_workgroup_storage_size;
+    assert!(Tuning::LARGE.workgroup_bytes(&p) <= limit);
+    for &(m, k, n) in &TUNED {
+        let t = Rung::DoubleBuffered.tuning(m, k, n).unwrap();
+        let exact = m % 128 == 0 && n % 128 == 0 && k % 16 == 0;
+        assert_eq!(t.is_in_bounds_with(&p), exact, "{m}×{k}×{n}");
+    }
+}
+
+/// A device opened with subgroup operations where the adapter has them.
+fn subgroup_context() -> GpuContext {
+    GpuContext::with_requirements(&Requirements {
+        optional_features: wgpu::Features::SUBGROUP,
+        ..Default::default()
+    })
+    .expect("this is a GPU test and it needs an adapter")
+}
+
+#[test]
+fn subgroup_shuffle_is_correct_where_the_adapter_has_subgroups() {
+    let ctx = subgroup_context();
+    let info = ctx.adapter.get_info();
+    let offered = ctx.adapter.features().contains(wgpu::Features::SUBGROUP)
+        && info.subgroup_min_size == info.subgroup_max_size;
+    match Rung::SubgroupShuffle.pipelining(&ctx) {
+        Ok(p) => {
+            assert_eq!(p.subgroup, Some(info.subgroup_min_size));
+            check_on(
+                &ctx,
+                Rung::SubgroupShuffle,
+                &[
+                    (1, 37, 61),
+                    (61, 37, 1),
+                    (131, 7, 129),
+                    (128, 64, 128),
+                    (256, 48, 128),
+                ],
+            );
+        }
+        // Only an adapter without one subgroup size may refuse, and it says so in a typed error.
+        Err(e) => {
+            assert!(
+                !offered,
+                "{} offers subgroups of one size but refused: {e}",
+                info.name
+            );
+            assert!(matches!(e, Error::AdapterLacks { .. }), "{e}");
+        }
+    }
+}
+
+#[test]
+fn subgroup_shuffle_refuses_a_device_opened_without_subgroups() {
+    let ctx = GpuContext::for_tests();
+    assert!(!ctx.device.features().contains(wgpu::Features::SUBGROUP));
+    let (a, b) = (random(8, 8, 1), random(8, 8, 2));
+    let err = matmul(&ctx, Rung::SubgroupShuffle, &a, &b).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::AdapterLacks {
+                kernel: "subgroup-shuffle unchecked 8x8",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("SUBGROUP"), "{err}");
+}
+
+/// Every subgroup size WebGPU allows: the kernel is generated for it, or refused with a reason.
+#[test]
+fn subgroup_kernels_generate_for_every_size_that_fits() {
+    for size in [4, 8, 16, 32, 64, 128] {
+        let p = Pipelining {
+            double_buffer: true,
+            subgroup: Some(size),
+            ..Default::default()
+        };
+        let t = Tuning::LARGE.for_shape(256, 64, 256);
+        assert!(Tuning::LARGE.subgroup_fit(size).is_ok(), "{size}");
+        let wgsl = source_with(&t, &p).unwrap();
+        assert!(wgsl.contains("subgroupShuffle"), "{size}");
+        assert!(t.is_in_bounds_with(&p), "{size}");
+    }
+    // 24 does not divide 256 invocations, and 8 lanes per row cannot share a k-step of 4.
+    assert!(Tuning::LARGE.subgroup_fit(24).is_err());
+    assert!(
+        Tuning {
+            bk: 4,
+            ..Tuning::LARGE
+        }
+        .subgroup_fit(8)
+        .is_err()
+    );
+}
+
+#[test]
 fn zero_sized_products_are_rejected_by_every_rung() {
     let ctx = GpuContext::for_tests();
-    for rung in Rung::ALL {
+    for rung in Rung::ALL.into_iter().chain(Rung::BEYOND) {
         for (m, k, n) in [(0, 4, 4), (4, 0, 4), (4, 4, 0)] {
             let err = rung.check(&ctx, m, k, n).unwrap_err();
             assert!(err.to_string().contains("zero-sized"), "{err}");

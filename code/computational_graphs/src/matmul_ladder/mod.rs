@@ -2,7 +2,10 @@
 //!
 //! naive → coalesced → shared-memory tiled → register-blocked → vectorised (vec4) loads →
 //! k-step 16 with vec4 tile reads and shapes as override constants → register prefetch →
-//! without runtime checks where the shape is tiled exactly.
+//! without runtime checks where the shape is tiled exactly. Beyond those eight portable rungs
+//! ([`Rung::ALL`]), three more ([`Rung::BEYOND`]): the k-step-16 kernel without runtime checks,
+//! double-buffered tiles, and A shared between lanes by subgroup shuffles (only on adapters with
+//! `wgpu::Features::SUBGROUP` and one subgroup size).
 //! The first five take the bindings (dims, a, b, c); the tuned ones (a, b, c) and their shapes
 //! as `override` constants. All are tested against the CPU on odd shapes.
 
@@ -31,6 +34,14 @@ pub enum Rung {
     /// [`Rung::Prefetch`] with no edge tests and no wgpu runtime checks when the shape is an
     /// exact multiple of the block (the checked kernel otherwise).
     Unchecked,
+    /// [`Rung::Bk16`] without edge tests and runtime checks on exact shapes: what
+    /// [`Rung::Unchecked`] is to [`Rung::Prefetch`].
+    Bk16Unchecked,
+    /// [`Rung::Unchecked`] with two sets of tiles and one barrier per k-step.
+    DoubleBuffered,
+    /// [`Rung::DoubleBuffered`] with A kept in the lanes' registers and passed between them by
+    /// `subgroupShuffle` instead of a workgroup-memory tile.
+    SubgroupShuffle,
 }
 
 impl Rung {
@@ -45,6 +56,14 @@ impl Rung {
         Rung::Unchecked,
     ];
 
+    /// The rungs past [`Rung::ALL`]: one unchecked twin to separate the prefetch from the checks,
+    /// and two further steps (the last one needs subgroup operations).
+    pub const BEYOND: [Rung; 3] = [
+        Rung::Bk16Unchecked,
+        Rung::DoubleBuffered,
+        Rung::SubgroupShuffle,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Rung::Naive => "naive",
@@ -55,6 +74,9 @@ impl Rung {
             Rung::Bk16 => "bk16 vec4-tiles 8x8",
             Rung::Prefetch => "prefetch 8x8",
             Rung::Unchecked => "prefetch unchecked 8x8",
+            Rung::Bk16Unchecked => "bk16 unchecked 8x8",
+            Rung::DoubleBuffered => "double-buffered unchecked 8x8",
+            Rung::SubgroupShuffle => "subgroup-shuffle unchecked 8x8",
         }
     }
 
@@ -67,12 +89,58 @@ impl Rung {
                 exact: false,
                 ..base
             }),
+            Rung::Bk16Unchecked => Some(tuned::Tuning {
+                prefetch: false,
+                ..base
+            }),
             Rung::Prefetch => Some(tuned::Tuning {
                 exact: false,
                 ..base
             }),
-            Rung::Unchecked => Some(base),
+            Rung::Unchecked | Rung::DoubleBuffered | Rung::SubgroupShuffle => Some(base),
             _ => None,
+        }
+    }
+
+    /// How a tuned rung moves its tiles on this device, or why it cannot run here: two padded
+    /// tile sets need 33 KiB of workgroup memory, so a device with less gets unpadded ones; the
+    /// subgroup rung needs subgroup operations and one known subgroup size.
+    pub fn pipelining(self, ctx: &GpuContext) -> Result<tuned::Pipelining, Error> {
+        let base = tuned::Tuning::LARGE;
+        let limit = ctx.device.limits().max_compute_workgroup_storage_size;
+        let double = |p: tuned::Pipelining| {
+            let p = tuned::Pipelining {
+                double_buffer: true,
+                ..p
+            };
+            let padded = base.workgroup_bytes(&p);
+            if padded <= limit {
+                return Ok(p);
+            }
+            let p = tuned::Pipelining {
+                unpadded_a: true,
+                ..p
+            };
+            let bytes = base.workgroup_bytes(&p);
+            if bytes <= limit {
+                Ok(p)
+            } else {
+                Err(Error::AdapterLacks {
+                    kernel: self.name(),
+                    detail: format!(
+                        "two tile sets need {bytes} bytes of workgroup memory and this device \
+                         offers {limit}; use the single-buffered rung"
+                    ),
+                })
+            }
+        };
+        match self {
+            Rung::DoubleBuffered => double(tuned::Pipelining::default()),
+            Rung::SubgroupShuffle => double(tuned::Pipelining {
+                subgroup: Some(subgroup_size(ctx, self.name())?),
+                ..Default::default()
+            }),
+            _ => Ok(tuned::Pipelining::default()),
         }
     }
 
@@ -81,8 +149,16 @@ impl Rung {
             Rung::Naive => include_str!("wgsl/naive.wgsl"),
             Rung::Coalesced => include_str!("wgsl/coalesced.wgsl"),
             Rung::Tiled => include_str!("wgsl/tiled.wgsl"),
-            Rung::Bk16 | Rung::Prefetch | Rung::Unchecked => {
+            Rung::Bk16 | Rung::Prefetch | Rung::Unchecked | Rung::Bk16Unchecked => {
                 return tuned::source(&tuned::Tuning::LARGE);
+            }
+            Rung::DoubleBuffered | Rung::SubgroupShuffle => {
+                return Err(Error::Unsupported {
+                    kernel: self.name(),
+                    detail: "its source depends on the device: use Rung::pipelining and \
+                             tuned::source_with"
+                        .into(),
+                });
             }
             Rung::RegisterBlocked | Rung::Vec4 => {
                 return Ok(format!(
@@ -118,7 +194,12 @@ impl Rung {
         match self {
             Rung::Naive | Rung::Coalesced | Rung::Tiled => (16, 16),
             Rung::RegisterBlocked | Rung::Vec4 => self.blocking().block(),
-            Rung::Bk16 | Rung::Prefetch | Rung::Unchecked => tuned::Tuning::LARGE.block(),
+            Rung::Bk16
+            | Rung::Prefetch
+            | Rung::Unchecked
+            | Rung::Bk16Unchecked
+            | Rung::DoubleBuffered
+            | Rung::SubgroupShuffle => tuned::Tuning::LARGE.block(),
         }
     }
 
@@ -185,12 +266,13 @@ impl PreparedMatmul {
             });
         }
         let workgroups = rung.check(ctx, m, k, n)?;
+        let pipelining = rung.pipelining(ctx)?;
         let a = GpuTensor::upload(ctx, "a", a)?;
         let b = GpuTensor::upload(ctx, "b", b)?;
         let c = GpuTensor::zeros(ctx, "c", m, n)?;
         let (pipeline, bind_group) = match rung.tuning(m, k, n) {
             Some(t) => {
-                let pipeline = tuned_pipeline(ctx, rung.name(), &t, m, k, n)?;
+                let pipeline = tuned_pipeline_with(ctx, rung.name(), &t, &pipelining, m, k, n)?;
                 let bind_group = ctx.bind_buffers(&pipeline, &[&a.buffer, &b.buffer, &c.buffer]);
                 (pipeline, bind_group)
             }
@@ -326,18 +408,61 @@ pub fn tuned_pipeline(
     k: usize,
     n: usize,
 ) -> Result<Arc<wgpu::ComputePipeline>, Error> {
+    tuned_pipeline_with(ctx, label, t, &tuned::Pipelining::default(), m, k, n)
+}
+// ANCHOR_END: tuned_pipeline
+
+/// [`tuned_pipeline`] for a kernel with the ladder's pipelining `p`.
+pub fn tuned_pipeline_with(
+    ctx: &GpuContext,
+    label: &str,
+    t: &tuned::Tuning,
+    p: &tuned::Pipelining,
+    m: usize,
+    k: usize,
+    n: usize,
+) -> Result<Arc<wgpu::ComputePipeline>, Error> {
     let constants = [("M", m as f64), ("N", n as f64), ("K", k as f64)];
-    let unchecked = t.is_in_bounds_by_construction() && t.fits_exactly(m, k, n);
+    let unchecked = t.is_in_bounds_with(p) && t.fits_exactly(m, k, n);
     let spec = gpu_context::Specialisation {
         constants: &constants,
         unchecked,
     };
     // SAFETY: `unchecked` is set only for an exact kernel on a shape it tiles exactly, whose
     // indices stay inside buffers of exactly m·k, k·n, n and m·n floats (the proof is at
-    // `Tuning::is_in_bounds_by_construction`); every caller binds buffers of those sizes.
-    Ok(unsafe { ctx.cached_specialised(label, &tuned::source(t)?, "main", spec)? })
+    // `Tuning::is_in_bounds_with`); every caller binds buffers of those sizes.
+    Ok(unsafe { ctx.cached_specialised(label, &tuned::source_with(t, p)?, "main", spec)? })
 }
-// ANCHOR_END: tuned_pipeline
+
+/// The one subgroup size of this device, or why a kernel generated for one size cannot run.
+pub fn subgroup_size(ctx: &GpuContext, kernel: &'static str) -> Result<u32, Error> {
+    let info = ctx.adapter.get_info();
+    if !ctx.device.features().contains(wgpu::Features::SUBGROUP) {
+        return Err(Error::AdapterLacks {
+            kernel,
+            detail: format!(
+                "{} offers no subgroup operations (wgpu::Features::SUBGROUP), or the device was \
+                 opened without them: open it with Requirements::optional_features = SUBGROUP",
+                info.name
+            ),
+        });
+    }
+    let (min, max, name) = (info.subgroup_min_size, info.subgroup_max_size, &info.name);
+    if min != max {
+        return Err(Error::AdapterLacks {
+            kernel,
+            detail: format!(
+                "{name} may run subgroups of {min} to {max} lanes, and WebGPU cannot ask for one \
+                 size; the kernel shares values between lanes by their number, so it needs one \
+                 known size"
+            ),
+        });
+    }
+    let base = tuned::Tuning::LARGE;
+    base.subgroup_fit(min)
+        .map_err(|detail| Error::AdapterLacks { kernel, detail })?;
+    Ok(min)
+}
 
 /// C = A · B with one rung of the ladder.
 pub fn matmul(ctx: &GpuContext, rung: Rung, a: &Tensor2D, b: &Tensor2D) -> Result<Tensor2D, Error> {

@@ -52,6 +52,24 @@ pub enum Epilogue {
 }
 // ANCHOR_END: tuning
 
+// ANCHOR: pipelining
+/// How the ladder's last rungs change the way a tuned kernel moves its tiles. The default is the
+/// kernel of [`Tuning`] alone (what the compiler uses).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Pipelining {
+    /// Two sets of tiles: while step k is multiplied from one, the prefetched step k + 1 is
+    /// stored into the other, so one barrier per step suffices instead of two (needs `prefetch`).
+    pub double_buffer: bool,
+    /// Rows of the transposed A tile without their spare vec4 (for a device whose workgroup
+    /// memory cannot hold two padded sets of tiles).
+    pub unpadded_a: bool,
+    /// A never goes through workgroup memory: each lane loads a slice of its row group's A
+    /// values into registers, and the others read them with `subgroupShuffle`. The kernel is
+    /// generated for exactly this subgroup size.
+    pub subgroup: Option<u32>,
+}
+// ANCHOR_END: pipelining
+
 impl Tuning {
     /// 128×128 blocks, 8×8 per invocation: for large products.
     pub const LARGE: Tuning = Tuning {
@@ -131,35 +149,94 @@ impl Tuning {
     /// Partial blocks are not covered by this argument, so `exact` is false for them and they
     /// keep the checks.
     pub fn is_in_bounds_by_construction(&self) -> bool {
+        self.is_in_bounds_with(&Pipelining::default())
+    }
+
+    /// [`Tuning::is_in_bounds_by_construction`] for a kernel with pipelining `p`. Two more
+    /// points: a second tile set starts at the first one's length, and a read or write offset
+    /// is 0 or that length; a subgroup kernel's invocation number is its subgroup's number
+    /// times the size it was generated for plus its lane only when that product is below the
+    /// workgroup size (its local index otherwise), and its lanes' A slices (BK / G steps of
+    /// G lanes) cover exactly BK steps.
+    pub fn is_in_bounds_with(&self, p: &Pipelining) -> bool {
         let (bm, bn) = self.block();
-        let largest_a_index = self.a_tile_len() - 1;
-        let a_read = (self.bk - 1) * self.a_stride()
+        let largest_a_index = self.a_tile_len(p).saturating_sub(1);
+        let a_read = (self.bk - 1) * self.a_stride(p)
             + (self.threads.1 - 1) * (self.rows / 4)
             + (self.rows / 4 - 1);
         let b_read =
             (self.bk - 1) * (bn / 4) + (self.threads.0 - 1) + self.threads.0 * (self.vec_cols - 1);
+        let a_tile_ok = match p.subgroup {
+            Some(s) => self.subgroup_fit(s).is_ok(),
+            None => {
+                a_read <= largest_a_index && self.a_loads() * self.invocations() == self.bk * bm / 4
+            }
+        };
         self.exact
             && self.aligned
             && bm.is_multiple_of(4)
-            && a_read <= largest_a_index
+            && (!p.double_buffer || self.prefetch)
+            && a_tile_ok
             && b_read < self.b_tile_len()
-            && self.a_loads() * self.invocations() == self.bk * bm / 4
             && self.b_loads() * self.invocations() == self.bk * bn / 4
     }
     // ANCHOR_END: proof
 
-    /// vec4s per row of the transposed A tile: one more than needed, so that the 16 values of
-    /// one column written by neighbouring invocations land in different banks.
-    fn a_stride(&self) -> u32 {
-        self.block().0 / 4 + 1
+    /// Whether a kernel generated for subgroups of `size` lanes can run this tuning: the lanes
+    /// that share a row of invocations (G = min(size, threads.0) of them) must lie in one
+    /// subgroup, and they split BK steps evenly.
+    pub fn subgroup_fit(&self, size: u32) -> Result<(), String> {
+        let tx = self.threads.0;
+        let g = self.group_lanes(size);
+        if size == 0 || !self.invocations().is_multiple_of(size) {
+            return Err(format!(
+                "subgroups of {size} lanes do not divide a workgroup of {} invocations",
+                self.invocations()
+            ));
+        }
+        if !(size.is_multiple_of(tx) || tx.is_multiple_of(size)) {
+            return Err(format!(
+                "subgroups of {size} lanes do not split rows of {tx} invocations evenly"
+            ));
+        }
+        if !self.bk.is_multiple_of(g) {
+            return Err(format!(
+                "{g} lanes per row cannot share a k-step of {} evenly",
+                self.bk
+            ));
+        }
+        Ok(())
     }
 
-    fn a_tile_len(&self) -> u32 {
-        self.bk * self.a_stride()
+    /// Lanes of one subgroup that compute the same rows of C (and so need the same A values).
+    fn group_lanes(&self, size: u32) -> u32 {
+        size.min(self.threads.0).max(1)
+    }
+
+    /// vec4s per row of the transposed A tile: one more than needed, so that the 16 values of
+    /// one column written by neighbouring invocations land in different banks.
+    fn a_stride(&self, p: &Pipelining) -> u32 {
+        self.block().0 / 4 + u32::from(!p.unpadded_a)
+    }
+
+    /// vec4s of one A tile (0 when A goes through subgroup shuffles instead).
+    fn a_tile_len(&self, p: &Pipelining) -> u32 {
+        if p.subgroup.is_some() {
+            0
+        } else {
+            self.bk * self.a_stride(p)
+        }
     }
 
     fn b_tile_len(&self) -> u32 {
         self.bk * self.block().1 / 4
+    }
+
+    /// Bytes of workgroup memory the kernel declares (compare with the device's
+    /// `max_compute_workgroup_storage_size`).
+    pub fn workgroup_bytes(&self, p: &Pipelining) -> u32 {
+        let sets = if p.double_buffer { 2 } else { 1 };
+        16 * sets * (self.a_tile_len(p) + self.b_tile_len())
     }
 
     /// vec4s of the A tile each invocation loads (rounded up).
@@ -181,6 +258,39 @@ const TEMPLATE: &str = include_str!("wgsl/tuned.wgsl");
 
 /// The WGSL source of one tuned kernel. Shapes come in as `override` constants M, N, K.
 pub fn source(t: &Tuning) -> Result<String, Error> {
+    source_with(t, &Pipelining::default())
+}
+
+/// Where the multiply reads the tiles and where the tile stores write them: offsets into the
+/// arrays (empty with one tile set).
+struct Offsets {
+    read_a: &'static str,
+    read_b: &'static str,
+    write_a: &'static str,
+    write_b: &'static str,
+}
+
+const NO_OFFSET: Offsets = Offsets {
+    read_a: "",
+    read_b: "",
+    write_a: "",
+    write_b: "",
+};
+
+/// The WGSL source of one tuned kernel with the ladder's pipelining `p`.
+pub fn source_with(t: &Tuning, p: &Pipelining) -> Result<String, Error> {
+    let fail = |detail: String| Error::Unsupported {
+        kernel: "tuned",
+        detail,
+    };
+    if p.double_buffer && !t.prefetch {
+        return Err(fail(
+            "double buffering stores the prefetched registers: it needs prefetch".into(),
+        ));
+    }
+    if let Some(size) = p.subgroup {
+        t.subgroup_fit(size).map_err(fail)?;
+    }
     let (bm, bn) = t.block();
     let mut defines = Vec::new();
     if t.has_bias() {
@@ -189,47 +299,113 @@ pub fn source(t: &Tuning) -> Result<String, Error> {
     if t.prefetch {
         defines.push("PREFETCH");
     }
+    if p.double_buffer {
+        defines.push("DOUBLE");
+    }
+    if p.subgroup.is_some() {
+        defines.push("SUBGROUP");
+    }
+    let size = p.subgroup.unwrap_or(0);
+    let g = t.group_lanes(size);
     let vec = if t.aligned { "vec4<f32>" } else { "f32" };
-    let registers: Vec<String> = (0..t.a_loads())
-        .map(|l| format!("    var la{l} = vec4<f32>(0.0);"))
+    let a_registers: Vec<String> = match p.subgroup {
+        Some(_) => (0..t.bk / g)
+            .flat_map(|h| {
+                (0..t.rows / 4).flat_map(move |i4| {
+                    [
+                        format!("    var sa{h}_{i4} = vec4<f32>(0.0);"),
+                        format!("    var na{h}_{i4} = vec4<f32>(0.0);"),
+                    ]
+                })
+            })
+            .collect(),
+        None => (0..t.a_loads())
+            .map(|l| format!("    var la{l} = vec4<f32>(0.0);"))
+            .collect(),
+    };
+    let registers: Vec<String> = a_registers
+        .into_iter()
         .chain((0..t.b_loads()).map(|l| format!("    var lb{l} = vec4<f32>(0.0);")))
         .chain((0..t.rows).flat_map(|i| {
             (0..t.vec_cols).map(move |j| format!("    var acc_{i}_{j} = vec4<f32>(0.0);"))
         }))
         .collect();
+    let sets = if p.double_buffer { 2 } else { 1 };
+    let in_loop = if p.double_buffer {
+        Offsets {
+            read_a: "ra + ",
+            read_b: "rb + ",
+            write_a: "wa + ",
+            write_b: "wb + ",
+        }
+    } else {
+        NO_OFFSET
+    };
     fill(
         TEMPLATE,
         &defines,
         &[
             ("VEC", &vec),
-            ("A_TILE_LEN", &t.a_tile_len()),
+            ("A_TILE_LEN", &t.a_tile_len(p)),
             ("B_TILE_LEN", &t.b_tile_len()),
+            ("A_ARRAY_LEN", &(sets * t.a_tile_len(p))),
+            ("B_ARRAY_LEN", &(sets * t.b_tile_len())),
             ("TX", &t.threads.0),
             ("TY", &t.threads.1),
+            ("INVOCATIONS", &t.invocations()),
+            ("SUBGROUP_SIZE", &size),
+            ("GROUP_LANES", &g),
             ("BM", &bm),
             ("BN", &bn),
             ("BK", &t.bk),
             ("REGISTERS", &registers.join("\n")),
-            ("LOAD", &load(t, "k0").join("\n")),
-            ("LOAD_FIRST", &load(t, "0u").join("\n")),
-            ("LOAD_NEXT", &load(t, &format!("k0 + {}u", t.bk)).join("\n")),
-            ("STORE_TILES", &store_tiles(t).join("\n")),
-            ("MULTIPLY", &multiply(t).join("\n")),
+            ("LOAD", &load(t, p, "k0").join("\n")),
+            ("LOAD_FIRST", &load(t, p, "0u").join("\n")),
+            (
+                "LOAD_NEXT",
+                &load(t, p, &format!("k0 + {}u", t.bk)).join("\n"),
+            ),
+            ("STORE_FIRST", &store_tiles(t, p, &NO_OFFSET).join("\n")),
+            ("STORE_TILES", &store_tiles(t, p, &in_loop).join("\n")),
+            ("MULTIPLY", &multiply(t, p, &in_loop).join("\n")),
             ("STORE_C", &store_c(t).join("\n")),
         ],
     )
-    .map_err(|e| Error::Unsupported {
-        kernel: "tuned",
-        detail: e.to_string(),
-    })
+    .map_err(|e| fail(e.to_string()))
 }
 
 /// Global memory → registers, for the step of k that starts at `kk`.
-fn load(t: &Tuning, kk: &str) -> Vec<String> {
+fn load(t: &Tuning, p: &Pipelining, kk: &str) -> Vec<String> {
     let (bm, bn) = t.block();
     let (bk, inv, bn4) = (t.bk, t.invocations(), bn / 4);
     let mut lines = Vec::new();
+    if let Some(size) = p.subgroup {
+        // Lane `gl` of a row group loads k-steps gl, gl + G, …: neighbouring lanes read
+        // neighbouring floats of each of the group's rows.
+        let g = t.group_lanes(size);
+        for h in 0..bk / g {
+            for i4 in 0..t.rows / 4 {
+                lines.push(format!(
+                    "        {{ let kc = {kk} + {}u + gl; var v = vec4<f32>(0.0);",
+                    h * g
+                ));
+                for q in 0..4 {
+                    let row = format!("row0 + ly * {}u + {}u", t.rows, i4 * 4 + q);
+                    let idx = format!("({row}) * K + kc");
+                    lines.push(if t.exact {
+                        format!("          v[{q}] = a[{idx}];")
+                    } else {
+                        format!("          if {row} < M && kc < K {{ v[{q}] = a[{idx}]; }}")
+                    });
+                }
+                lines.push(format!("          na{h}_{i4} = v; }}"));
+            }
+        }
+    }
     for l in 0..t.a_loads() {
+        if p.subgroup.is_some() {
+            break;
+        }
         // k varies fastest between neighbours: they read neighbouring floats of one row.
         lines.push(format!(
             "        {{ let e = tid + {}u; let p = e % {bk}u; let g = e / {bk}u; let kc = {kk} + p;",
@@ -271,11 +447,11 @@ fn load(t: &Tuning, kk: &str) -> Vec<String> {
     lines
 }
 
-/// Registers → workgroup memory; the last load of a tile is guarded when the invocations
-/// outnumber its remaining vec4s.
-fn store_tiles(t: &Tuning) -> Vec<String> {
+/// Registers → workgroup memory (A: the lanes' own registers, in a subgroup kernel); the last
+/// load of a tile is guarded when the invocations outnumber its remaining vec4s.
+fn store_tiles(t: &Tuning, p: &Pipelining, at: &Offsets) -> Vec<String> {
     let (bm, bn) = t.block();
-    let (bk, inv, a_stride) = (t.bk, t.invocations(), t.a_stride());
+    let (bk, inv, a_stride) = (t.bk, t.invocations(), t.a_stride(p));
     let guard = |l: u32, elems: u32| {
         if (l + 1) * inv > elems {
             format!("if tid + {}u < {elems}u ", l * inv)
@@ -283,46 +459,67 @@ fn store_tiles(t: &Tuning) -> Vec<String> {
             String::new()
         }
     };
-    let a = (0..t.a_loads()).map(|l| {
-        format!(
-            "        {}{{ let e = tid + {}u; a_tile[(e % {bk}u) * {a_stride}u + e / {bk}u] = la{l}; }}",
-            guard(l, bk * bm / 4),
-            l * inv
-        )
-    });
+    let a: Vec<String> = match p.subgroup {
+        Some(size) => (0..bk / t.group_lanes(size))
+            .flat_map(|h| (0..t.rows / 4).map(move |i4| format!("        sa{h}_{i4} = na{h}_{i4};")))
+            .collect(),
+        None => (0..t.a_loads())
+            .map(|l| {
+                format!(
+                    "        {}{{ let e = tid + {}u; a_tile[{}(e % {bk}u) * {a_stride}u + e / {bk}u] = la{l}; }}",
+                    guard(l, bk * bm / 4),
+                    l * inv,
+                    at.write_a,
+                )
+            })
+            .collect(),
+    };
     let b = (0..t.b_loads()).map(|l| {
         format!(
-            "        {}{{ b_tile[tid + {}u] = lb{l}; }}",
+            "        {}{{ b_tile[{}tid + {}u] = lb{l}; }}",
             guard(l, bk * bn / 4),
+            at.write_b,
             l * inv
         )
     });
-    a.chain(b).collect()
+    a.into_iter().chain(b).collect()
 }
 
-/// One step of k per unrolled block: read the tiles into named values, then one `fma` per
-/// accumulator.
-fn multiply(t: &Tuning) -> Vec<String> {
-    let (a_stride, bn4, tx) = (t.a_stride(), t.block().1 / 4, t.threads.0);
+/// One step of k per unrolled block: read the tiles (or shuffle A between lanes) into named
+/// values, then one `fma` per accumulator.
+fn multiply(t: &Tuning, p: &Pipelining, at: &Offsets) -> Vec<String> {
+    let (a_stride, bn4, tx) = (t.a_stride(p), t.block().1 / 4, t.threads.0);
     let mut lines = Vec::new();
-    for p in 0..t.bk {
+    for step in 0..t.bk {
         for i4 in 0..t.rows / 4 {
-            lines.push(format!(
-                "        let a{p}_{i4} = a_tile[{}u + local.y * {}u];",
-                p * a_stride + i4,
-                t.rows / 4
-            ));
+            lines.push(match p.subgroup {
+                Some(size) => {
+                    let g = t.group_lanes(size);
+                    format!(
+                        "        let a{step}_{i4} = subgroupShuffle(sa{}_{i4}, group_lane0 + {}u);",
+                        step / g,
+                        step % g
+                    )
+                }
+                None => format!(
+                    "        let a{step}_{i4} = a_tile[{}{}u + ly * {}u];",
+                    at.read_a,
+                    step * a_stride + i4,
+                    t.rows / 4
+                ),
+            });
         }
         for j in 0..t.vec_cols {
             lines.push(format!(
-                "        let b{p}_{j} = b_tile[{}u + local.x];",
-                p * bn4 + tx * j
+                "        let b{step}_{j} = b_tile[{}{}u + lx];",
+                at.read_b,
+                step * bn4 + tx * j
             ));
         }
         for i in 0..t.rows {
             for j in 0..t.vec_cols {
                 lines.push(format!(
-                    "        acc_{i}_{j} = fma(vec4<f32>(a{p}_{}[{}]), b{p}_{j}, acc_{i}_{j});",
+                    "        acc_{i}_{j} = fma(vec4<f32>(a{step}_{}[{}]), b{step}_{j}, acc_{i}_{j});",
                     i / 4,
                     i % 4
                 ));
@@ -344,12 +541,9 @@ fn store_c(t: &Tuning) -> Vec<String> {
     };
     let mut lines = Vec::new();
     for i in 0..t.rows {
-        lines.push(format!(
-            "    {{ let r = row0 + local.y * {}u + {i}u;",
-            t.rows
-        ));
+        lines.push(format!("    {{ let r = row0 + ly * {}u + {i}u;", t.rows));
         for j in 0..t.vec_cols {
-            let vc = format!("(col0 / 4u + local.x + {}u)", t.threads.0 * j);
+            let vc = format!("(col0 / 4u + lx + {}u)", t.threads.0 * j);
             if t.aligned {
                 let value = finish(&format!("acc_{i}_{j}"), &format!("bias[{vc}]"));
                 let store = format!("c[r * (N / 4u) + {vc}] = {value};");
