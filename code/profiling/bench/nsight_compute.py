@@ -109,8 +109,10 @@ def to_us(value, unit):
     return float(value.replace(",", "")) * scale.get(unit, 1.0)
 
 
-def summarise(raw_csv):
-    """ncu's --csv --page details: one row per (kernel, metric); one row per kernel here."""
+def summarise(raw_csv, metrics=METRICS):
+    """ncu's --csv --page details: one row per (kernel, metric); one row per kernel here.
+    `metrics` as METRICS; a section of None matches a metric in any section (those given to
+    ncu with --metrics)."""
     start = raw_csv.find('"ID"')
     if start < 0:
         raise RuntimeError("ncu printed no kernel table: did the workload run on the GPU?\n"
@@ -118,8 +120,8 @@ def summarise(raw_csv):
     kernels = {}
     for row in csv.DictReader(io.StringIO(raw_csv[start:])):
         k = kernels.setdefault(row["ID"], {"id": int(row["ID"]), "kernel": row["Kernel Name"][:120]})
-        for column, section, metric in METRICS:
-            if row["Section Name"] == section and row["Metric Name"] == metric:
+        for column, section, metric in metrics:
+            if section in (None, row["Section Name"]) and row["Metric Name"] == metric:
                 value = row["Metric Value"]
                 k[column] = f"{to_us(value, row['Metric Unit']):.2f}" if column == "duration_us" else value
     return sorted(kernels.values(), key=lambda k: k["id"])

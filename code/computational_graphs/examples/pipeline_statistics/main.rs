@@ -1,0 +1,131 @@
+//! What the Vulkan driver made of the matrix-multiply ladder's kernels: the statistics each
+//! driver reports through VK_KHR_pipeline_executable_properties (on NVIDIA, registers and
+//! shared memory per kernel; on Mesa, its own counts), for every rung at one size.
+//!
+//! `cargo run --release -p computational_graphs --example pipeline_statistics -- --machine h200`
+//! writes `graphs_h200_pipeline_stats.{csv,json}`: one row per (device, kernel, statistic).
+//! Each kernel is compiled as the ladder compiles it (the generator's WGSL, the override
+//! constants of `tuned_pipeline`, naga's SPIR-V with the bounds-check policy wgpu picks for a
+//! checked or an unchecked module), and every Vulkan device is tried. A device without the
+//! extension is named in the sidecar; none with it is an error that says so.
+
+mod driver;
+mod kernels;
+
+use std::error::Error;
+use std::process::ExitCode;
+
+use bench_harness::{Figure, FigureArgs, Sidecar};
+use clap::Parser;
+use serde::Serialize;
+
+use driver::{Checks, DriverError, Vulkan};
+use kernels::ladder_kernels;
+
+#[derive(Parser)]
+#[command(about = "The Vulkan driver's statistics of the matmul ladder's kernels")]
+struct Cli {
+    #[command(flatten)]
+    figure: FigureArgs,
+    /// The square size the kernels are specialised for (the ladder's figure uses 4096).
+    #[arg(long, default_value_t = 4096)]
+    size: usize,
+}
+
+#[derive(Serialize)]
+struct Row {
+    device: String,
+    driver: String,
+    kernel: String,
+    /// Created like `create_shader_module_trusted(.., ShaderRuntimeChecks::unchecked())`.
+    wgpu_checks: &'static str,
+    /// naga's bounds-check policies and the other checks of this module.
+    checks: String,
+    spirv_words: usize,
+    executable: String,
+    statistic: String,
+    value: String,
+    description: String,
+}
+
+fn main() -> ExitCode {
+    bench_harness::exit_code(run(&Cli::parse()))
+}
+
+fn run(cli: &Cli) -> Result<(), Box<dyn Error>> {
+    cli.figure.start(&[])?;
+    if cli.size == 0 || !cli.size.is_multiple_of(4) {
+        return Err(format!(
+            "--size {} : the ladder's vec4 kernels need a positive multiple of 4",
+            cli.size
+        )
+        .into());
+    }
+    let kernels = ladder_kernels(cli.size, cli.figure.quick)?;
+    let vulkan = Vulkan::load()?;
+    let devices = vulkan.devices()?;
+    let mut rows = Vec::new();
+    let mut notes = vec![format!(
+        "every kernel specialised for {n}×{n} · {n}×{n} (override constants M = N = K = {n} \
+         where the kernel has them); SPIR-V written by naga 30 with the options wgpu 30's Vulkan \
+         backend uses on the same device",
+        n = cli.size
+    )];
+    let mut missing = Vec::new();
+    let adapters: Vec<String> = devices
+        .iter()
+        .map(|d| format!("{} ({}, Vulkan through ash)", d.name, d.driver))
+        .collect();
+    for device in &devices {
+        if !device.offers_statistics() {
+            println!("{}: no VK_KHR_pipeline_executable_properties", device.name);
+            missing.push(format!("{} ({})", device.name, device.driver));
+            continue;
+        }
+        println!("{} ({})", device.name, device.driver);
+        for k in &kernels {
+            let checks = Checks {
+                unchecked: k.unchecked,
+                robust_buffer_access2: device.robust_buffer_access2,
+            };
+            let (spirv, bindings) = device.spirv(&k.name, &k.wgsl, &k.constants, checks)?;
+            let stats = device.pipeline_statistics(&spirv, &bindings, true)?;
+            println!("  {:<44} {} statistics", k.name, stats.len());
+            for s in stats {
+                rows.push(Row {
+                    device: device.name.clone(),
+                    driver: device.driver.clone(),
+                    kernel: k.name.clone(),
+                    wgpu_checks: if k.unchecked { "off" } else { "on" },
+                    checks: checks.describe(),
+                    spirv_words: spirv.len(),
+                    executable: s.executable,
+                    statistic: s.name,
+                    value: s.value,
+                    description: s.description,
+                });
+            }
+        }
+    }
+    if rows.is_empty() {
+        return Err(Box::new(DriverError::NoExtension {
+            device: missing.join(", "),
+        }));
+    }
+    if !missing.is_empty() {
+        notes.push(format!(
+            "devices without VK_KHR_pipeline_executable_properties (no rows): {}",
+            missing.join("; ")
+        ));
+    }
+    let name = cli.figure.figure_name("graphs", "pipeline_stats");
+    let sidecar = Sidecar::new(
+        &name,
+        "The Vulkan driver's statistics (VK_KHR_pipeline_executable_properties) of each matmul \
+         ladder kernel, one row per device, kernel and statistic",
+    )
+    .with_notes(notes)
+    .with_adapter(&adapters);
+    Figure::new(sidecar).rows(&rows)?.write()?;
+    Ok(())
+}
