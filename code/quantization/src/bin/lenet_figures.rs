@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use bench_harness::{Csv, FigureArgs, Sidecar, figures_dir};
+use bench_harness::{Csv, Drawn, FigureArgs, Sidecar, figures_dir};
 use quantization::lenet::{INPUT_SIZE, LeNet5};
 
 const PARTS: &[&str] = &["latency"];
@@ -29,7 +29,24 @@ fn time_images(net: &LeNet5, images: usize) -> anyhow::Result<Vec<f64>> {
     Ok(times)
 }
 
+/// `--redraw`: the figure is a table for the text, so there is no chart to draw again.
+fn redraw(args: &FigureArgs) -> anyhow::Result<()> {
+    args.redraw(
+        "lenet_figures",
+        &["code/quantization/src/bin/lenet_figures"],
+        |_| {
+            Ok::<_, std::convert::Infallible>(Drawn::Kept(
+                "a table for the text, without a chart".into(),
+            ))
+        },
+    )?;
+    Ok(())
+}
+
 fn run(args: &FigureArgs) -> anyhow::Result<()> {
+    if args.redraw {
+        return redraw(args);
+    }
     args.start(PARTS)?;
     let name = match &args.machine {
         Some(m) => format!("lenet_{m}_latency"),

@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use bench_harness::{Csv, Figure, FigureArgs, LineChart, Series, Sidecar, Stats, measure};
+use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar, Stats, measure};
 use computational_graphs::graph::runner_cpu::{self, Workspace};
 use computational_graphs::graph::{fuse, runner_gpu, validate};
 use computational_graphs::ops::gpu::Pipelines;
@@ -27,18 +27,64 @@ fn samples(batch: usize, quick: bool) -> usize {
     }
 }
 
-/// One CSV row; `first` is the GPU runner's build (pipelines, buffers) and first run.
-fn row(csv: &mut Csv, runner: &str, batch: usize, s: Stats, first: Option<f64>) {
-    csv.row(&[
-        runner.into(),
-        batch.to_string(),
-        s.samples.to_string(),
-        format!("{:.2}", s.median * 1e6),
-        format!("{:.2}", s.p10 * 1e6),
-        format!("{:.2}", s.p90 * 1e6),
-        format!("{:.3}", s.median * 1e9 / batch as f64),
-        first.map_or(String::new(), |f| format!("{f:.0}")),
-    ]);
+/// One row of the table: a runner's times for one batch size; `first_run_us` is the GPU
+/// runner's build (pipelines, buffers) and first run.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Row {
+    pub runner: String,
+    pub batch: usize,
+    pub samples: usize,
+    pub median_us: f64,
+    pub p10_us: f64,
+    pub p90_us: f64,
+    pub ns_per_point: f64,
+    pub first_run_us: Option<f64>,
+}
+
+/// `x` as the table prints it: `places` digits after the point (the chart is drawn from the
+/// same rounded value, so a redraw from the CSV draws the same picture).
+fn rounded(x: f64, places: usize) -> f64 {
+    format!("{x:.places$}").parse().unwrap_or(x)
+}
+
+impl Row {
+    fn new(runner: &str, batch: usize, s: Stats, first: Option<f64>) -> Self {
+        Self {
+            runner: runner.into(),
+            batch,
+            samples: s.samples,
+            median_us: rounded(s.median * 1e6, 2),
+            p10_us: rounded(s.p10 * 1e6, 2),
+            p90_us: rounded(s.p90 * 1e6, 2),
+            ns_per_point: rounded(s.median * 1e9 / batch as f64, 3),
+            first_run_us: first.map(|f| rounded(f, 0)),
+        }
+    }
+}
+
+/// The chart: median time per batch of each runner; `adapter` names the GPU in the subtitle.
+pub fn chart(rows: &[Row], adapter: &str) -> String {
+    let line = |runner: &str, label: &str| {
+        let mut s = Series::new(label);
+        for r in rows.iter().filter(|r| r.runner == runner) {
+            s.point(r.batch as f64, r.median_us);
+        }
+        s
+    };
+    LineChart {
+        title: "Spiral MLP (2→64→64→3): time per batch".into(),
+        subtitle: format!("f32 graph, fused; GPU time includes upload and read-back; {adapter}"),
+        x_label: "batch (points)".into(),
+        y_label: "median time per batch (µs)".into(),
+        log_x: true,
+        log_y: true,
+        series: vec![
+            line("cpu", "CPU runner, 1 thread"),
+            line("gpu", "GPU runner"),
+        ],
+        markers: vec![],
+    }
+    .to_svg()
 }
 
 pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
@@ -51,20 +97,7 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         // 32, 64 and 128 bracket the batch where the GPU starts to win.
         &[1, 16, 32, 64, 128, 256, 4096, 65_536]
     };
-    let mut csv = Csv::new(&[
-        "runner",
-        "batch",
-        "samples",
-        "median_us",
-        "p10_us",
-        "p90_us",
-        "ns_per_point",
-        "first_run_us",
-    ]);
-    let (mut cpu_series, mut gpu_series) = (
-        Series::new("CPU runner, 1 thread"),
-        Series::new("GPU runner"),
-    );
+    let mut rows = Vec::new();
     for &batch in batches {
         let graph = fuse(&validate(&model_graph(&model, batch, GraphLayer::F32)?)?);
         let inputs = [points(batch)];
@@ -88,37 +121,20 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
             cpu.median * 1e6,
             gpu.median * 1e6
         );
-        cpu_series.point(batch as f64, cpu.median * 1e6);
-        gpu_series.point(batch as f64, gpu.median * 1e6);
-        row(&mut csv, "cpu", batch, cpu, None);
-        row(&mut csv, "gpu", batch, gpu, Some(first));
+        rows.push(Row::new("cpu", batch, cpu, None));
+        rows.push(Row::new("gpu", batch, gpu, Some(first)));
     }
     let report = ctx.report();
     let name = args.figure_name("inference", "latency");
-    let chart = LineChart {
-        title: "Spiral MLP (2→64→64→3): time per batch".into(),
-        subtitle: format!(
-            "f32 graph, fused; GPU time includes upload and read-back; {}",
-            report.name
-        ),
-        x_label: "batch (points)".into(),
-        y_label: "median time per batch (µs)".into(),
-        log_x: true,
-        log_y: true,
-        series: vec![cpu_series, gpu_series],
-        markers: vec![],
-    };
     let mut sidecar = Sidecar::new(
         &name,
         "One batch through the spiral MLP's fused f32 graph: CPU runner (one thread, reused \
          buffers) against the GPU runner (upload, kernels, read-back), median of repeated runs \
          after 3 warm-up runs",
     );
+    let svg = chart(&rows, &report.name);
     sidecar.set_adapter(report);
     sidecar.notes = vec![format!("quick mode: {}", args.quick)];
-    Figure::new(sidecar)
-        .table(&csv)
-        .chart(chart.to_svg())
-        .write()?;
+    Figure::new(sidecar).rows(&rows)?.chart(svg).write()?;
     Ok(())
 }

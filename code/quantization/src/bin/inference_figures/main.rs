@@ -13,6 +13,7 @@
 
 mod accuracy;
 mod latency;
+mod redraw;
 
 use std::process::ExitCode;
 
@@ -28,6 +29,9 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &FigureArgs) -> anyhow::Result<()> {
+    if args.redraw {
+        return redraw::run(args, &PARTS);
+    }
     args.start(&PARTS)?;
     if args.wants("accuracy") {
         accuracy::run(args)?;

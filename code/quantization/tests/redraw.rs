@@ -1,0 +1,88 @@
+//! `--redraw` of each figure program on a copy of its committed figures: every chart comes out
+//! byte-identical to the committed SVG (the chart code draws from the CSV what the measuring run
+//! drew), and every figure is found.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn committed_figures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures")
+}
+
+/// A fresh folder holding the committed files of every figure whose sidecar names one of
+/// `sources` (the table, the sidecar, the charts: every file named `<figure>.*` or `<figure>_*`).
+fn copy_of_figures(test: &str, sources: &[&str]) -> PathBuf {
+    let from = committed_figures();
+    let to =
+        std::env::temp_dir().join(format!("quantization_redraw_{test}_{}", std::process::id()));
+    let _ = fs::remove_dir_all(&to);
+    fs::create_dir_all(&to).unwrap();
+    let figures = bench_harness::figures_of(&from, sources).unwrap();
+    for entry in fs::read_dir(&from).unwrap().flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let ours = figures.iter().any(|f| {
+            file.strip_prefix(&f.name)
+                .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('_'))
+        });
+        if ours {
+            fs::copy(entry.path(), to.join(&file)).unwrap();
+        }
+    }
+    to
+}
+
+/// Runs `bin --redraw` on the copy and checks its summary (`changed, unchanged, kept`) and that
+/// every file in the copy is still byte-identical to the committed one.
+fn redraws_identically(bin: &str, exe: &str, sources: &[&str], unchanged: usize, kept: usize) {
+    let dir = copy_of_figures(bin, sources);
+    let out = Command::new(exe)
+        .args(["--redraw", "--allow-dirty", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{bin} --redraw failed: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = format!(
+        "0 SVG(s) changed, {unchanged} unchanged, {kept} figure(s) without a chart to redraw"
+    );
+    assert!(
+        stdout.contains(&summary),
+        "{bin}: expected `{summary}`, got:\n{stdout}"
+    );
+    for entry in fs::read_dir(&dir).unwrap().flatten() {
+        let committed = fs::read(committed_figures().join(entry.file_name())).unwrap();
+        assert!(
+            fs::read(entry.path()).unwrap() == committed,
+            "{bin} --redraw changed {}",
+            entry.file_name().to_string_lossy()
+        );
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn lenet_figures_redraw_finds_its_table() {
+    redraws_identically(
+        "lenet_figures",
+        env!("CARGO_BIN_EXE_lenet_figures"),
+        &["code/quantization/src/bin/lenet_figures"],
+        0,
+        1,
+    );
+}
+
+#[test]
+fn inference_figures_redraw_the_committed_charts() {
+    redraws_identically(
+        "inference_figures",
+        env!("CARGO_BIN_EXE_inference_figures"),
+        &["code/quantization/src/bin/inference_figures/"],
+        1,
+        1,
+    );
+}
