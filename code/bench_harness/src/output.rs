@@ -106,6 +106,9 @@ pub struct SidecarRecord {
     pub os: String,
     pub adapter: serde_json::Value,
     pub commit: String,
+    /// Absent from sidecars written before the harness checked the tree: read as `false`, as
+    /// `cargo xtask figures --check` reads them, so `--redraw` finds those figures too.
+    #[serde(default)]
     pub dirty: bool,
     pub load_average: Option<[f64; 3]>,
     pub command: String,
