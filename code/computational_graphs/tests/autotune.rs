@@ -8,7 +8,7 @@ use computational_graphs::compiler::autotune::{
     AdapterKey, AutotuneSettings, Autotuner, CacheFileError, Entry, KernelConfig, LinearKernel,
     ShapeKey, Source, TuneCache, search_space, trial::Trial,
 };
-use computational_graphs::compiler::{LinearKernels, Options, compile_with};
+use computational_graphs::compiler::{CompiledGraph, LinearKernels, Options, compile_with};
 use computational_graphs::graph::{GraphBuilder, OpList, validate};
 use computational_graphs::immediate::cpu_reference;
 use computational_graphs::matmul_ladder::tuned::Epilogue;
@@ -31,6 +31,38 @@ fn two_linears(rows: usize, cols: usize) -> (OpList, Tensor2D) {
     }
     g.to_host(h);
     (g.finish(), common::random(rows, cols, 60))
+}
+
+/// `two_linears` on a rows×cols input, validated and compiled with the tuner's kernels.
+struct Autotuned {
+    compiled: CompiledGraph,
+    inputs: [Tensor2D; 1],
+    /// What the CPU reference computes from `inputs`: the output the GPU must match.
+    want: Tensor2D,
+}
+
+fn autotuned_two_linears(
+    ctx: &GpuContext,
+    tuner: &mut Autotuner,
+    rows: usize,
+    cols: usize,
+) -> Autotuned {
+    let (list, x) = two_linears(rows, cols);
+    let graph = validate(&list).unwrap();
+    let inputs = [x];
+    let want = cpu_reference(&graph, &inputs).unwrap().remove(0);
+    let compiled = compile_with(
+        ctx,
+        &graph,
+        Options::default(),
+        LinearKernels::Autotuned(tuner),
+    )
+    .unwrap();
+    Autotuned {
+        compiled,
+        inputs,
+        want,
+    }
 }
 
 /// Tuning on lavapipe to check what it chooses and caches, not how fast: one sample, and no
@@ -91,19 +123,9 @@ fn autotuned_graphs_agree_with_the_cpu() {
     let ctx = GpuContext::for_tests();
     let mut tuner = Autotuner::new(&ctx, tuning_everywhere(None)).unwrap();
     for (rows, cols) in [(5, 12), (1, 8), (19, 3)] {
-        let (list, x) = two_linears(rows, cols);
-        let graph = validate(&list).unwrap();
-        let inputs = [x];
-        let want = &cpu_reference(&graph, &inputs).unwrap()[0];
-        let compiled = compile_with(
-            &ctx,
-            &graph,
-            Options::default(),
-            LinearKernels::Autotuned(&mut tuner),
-        )
-        .unwrap();
-        let got = &compiled.program.run(&ctx, &inputs).unwrap()[0];
-        assert_close(got, want, &format!("{rows}×{cols}, autotuned"));
+        let tuned = autotuned_two_linears(&ctx, &mut tuner, rows, cols);
+        let got = &tuned.compiled.program.run(&ctx, &tuned.inputs).unwrap()[0];
+        assert_close(got, &tuned.want, &format!("{rows}×{cols}, autotuned"));
     }
     // Two epilogues per size, three sizes: six shapes tuned, none rejected.
     let tuned: Vec<_> = tuner
@@ -197,23 +219,13 @@ fn a_second_run_reads_its_winners_from_the_cache_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nested").join("tuning.json");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let (list, x) = two_linears(6, 10);
-    let graph = validate(&list).unwrap();
-    let inputs = [x];
-    let want = &cpu_reference(&graph, &inputs).unwrap()[0];
     let mut chosen = Vec::new();
     for run in 0..2 {
         let mut tuner = Autotuner::new(&ctx, tuning_everywhere(Some(path.clone()))).unwrap();
-        let compiled = compile_with(
-            &ctx,
-            &graph,
-            Options::default(),
-            LinearKernels::Autotuned(&mut tuner),
-        )
-        .unwrap();
+        let tuned = autotuned_two_linears(&ctx, &mut tuner, 6, 10);
         assert_close(
-            &compiled.program.run(&ctx, &inputs).unwrap()[0],
-            want,
+            &tuned.compiled.program.run(&ctx, &tuned.inputs).unwrap()[0],
+            &tuned.want,
             "tuned",
         );
         let expected = if run == 0 {
@@ -408,27 +420,17 @@ fn a_split_k_winner_runs_as_two_dispatches_and_agrees_with_the_cpu() {
     let path = dir.path().join("tuning.json");
     cache.save(&path).unwrap();
     let mut tuner = Autotuner::new(&ctx, tuning_everywhere(Some(path))).unwrap();
-    let (list, x) = two_linears(rows, cols);
-    let graph = validate(&list).unwrap();
-    let inputs = [x];
-    let want = &cpu_reference(&graph, &inputs).unwrap()[0];
-    let compiled = compile_with(
-        &ctx,
-        &graph,
-        Options::default(),
-        LinearKernels::Autotuned(&mut tuner),
-    )
-    .unwrap();
+    let tuned = autotuned_two_linears(&ctx, &mut tuner, rows, cols);
     assert!(tuner.records.iter().all(|r| r.source == Source::Cache));
     assert_eq!(
-        compiled.program.dispatch_count(),
+        tuned.compiled.program.dispatch_count(),
         4,
         "two Linears, two dispatches each"
     );
     // Twice: the second run reuses the scratch buffer of partial products.
     for _ in 0..2 {
-        let got = &compiled.program.run(&ctx, &inputs).unwrap()[0];
-        assert_close(got, want, "split-K Linears");
+        let got = &tuned.compiled.program.run(&ctx, &tuned.inputs).unwrap()[0];
+        assert_close(got, &tuned.want, "split-K Linears");
     }
 }
 // ANCHOR_END: split_k_graph
