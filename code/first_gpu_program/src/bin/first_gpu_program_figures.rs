@@ -6,8 +6,8 @@
 use std::process::ExitCode;
 
 use bench_harness::{
-    Figure, LineChart, Progress, Series, Sidecar, black_box, measure, measure_durations,
-    rows_to_csv,
+    Drawn, Figure, FigureArgs, Found, LineChart, Progress, Series, Sidecar, black_box, measure,
+    measure_durations, rows_to_csv,
 };
 use gpu_context::{GpuContext, workgroups_for};
 
@@ -15,7 +15,7 @@ use gpu_context::{GpuContext, workgroups_for};
 #[command(about = "Times a GPU vector addition against a CPU loop, size by size")]
 struct Cli {
     #[command(flatten)]
-    figures: bench_harness::FigureArgs,
+    figures: FigureArgs,
     /// Name the figure `first_gpu_vector_add_<TAG>` (default: `lavapipe` on a software adapter,
     /// `gpu` otherwise).
     #[arg(long)]
@@ -23,10 +23,10 @@ struct Cli {
 }
 
 /// One size and variant of `first_gpu_vector_add_<tag>.csv`: seconds, to five significant digits.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, serde::Deserialize)]
 struct TimeRow {
     elements: usize,
-    variant: &'static str,
+    variant: String,
     median_s: f64,
     p10_s: f64,
     p90_s: f64,
@@ -42,6 +42,11 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+    if cli.figures.redraw {
+        cli.figures
+            .redraw("first_gpu_program_figures", &SOURCES, draw)?;
+        return Ok(());
+    }
     cli.figures.start(&["vector_add"])?;
     let ctx = GpuContext::new()?;
     let report = ctx.report().clone();
@@ -55,11 +60,6 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     let sizes: Vec<usize> = (10..=21).map(|p| 1usize << p).collect();
     let progress = Progress::new(sizes.len() as u64, "vector add");
     let mut rows: Vec<TimeRow> = Vec::new();
-    let mut series = [
-        Series::new("CPU loop"),
-        Series::new("GPU round trip"),
-        Series::new("GPU kernel only"),
-    ];
     for &n in &sizes {
         progress.step(&format!("{n} elements"));
         let a: Vec<f32> = (0..n).map(|i| i as f32).collect();
@@ -92,27 +92,14 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             .expect("a recorded dispatch runs")
             .time
         });
-        for (i, (variant, stats)) in [
-            ("cpu_loop", cpu),
-            ("gpu_round_trip", round_trip),
-            ("gpu_kernel", kernel),
-        ]
-        .iter()
-        .enumerate()
-        {
+        for ((variant, _), stats) in VARIANTS.iter().zip([cpu, round_trip, kernel]) {
             rows.push(TimeRow {
                 elements: n,
-                variant,
+                variant: (*variant).to_owned(),
                 median_s: sig5(stats.median),
                 p10_s: sig5(stats.p10),
                 p90_s: sig5(stats.p90),
             });
-            series[i].point_with_spread(
-                n as f64,
-                stats.median * 1e6,
-                stats.p10 * 1e6,
-                stats.p90 * 1e6,
-            );
         }
     }
     progress.finish();
@@ -130,20 +117,84 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             "CPU clock"
         }
     ));
-    let chart = LineChart {
+    let svg = chart(&sidecar.machine.cpu_model, &report.name, &rows);
+    println!("{}", rows_to_csv(&rows)?);
+    Figure::new(sidecar).rows(&rows)?.chart(svg).write()?;
+    Ok(())
+}
+
+/// The table's variants and their names in the chart's legend, in legend order.
+const VARIANTS: [(&str, &str); 3] = [
+    ("cpu_loop", "CPU loop"),
+    ("gpu_round_trip", "GPU round trip"),
+    ("gpu_kernel", "GPU kernel only"),
+];
+
+/// The chart of one `first_gpu_vector_add_<tag>` table: µs against elements, a line per variant;
+/// the subtitle names the CPU and the adapter.
+fn chart(cpu: &str, adapter: &str, rows: &[TimeRow]) -> String {
+    let series = VARIANTS
+        .iter()
+        .map(|(variant, label)| {
+            let mut series = Series::new(label);
+            for r in rows.iter().filter(|r| r.variant == *variant) {
+                let us = |s: f64| s * 1e6;
+                series.point_with_spread(
+                    r.elements as f64,
+                    us(r.median_s),
+                    us(r.p10_s),
+                    us(r.p90_s),
+                );
+            }
+            series
+        })
+        .collect();
+    LineChart {
         title: "Adding two f32 vectors".into(),
-        subtitle: format!("{} · {}", sidecar.machine.cpu_model, report.name),
+        subtitle: format!("{cpu} · {adapter}"),
         x_label: "elements".into(),
         y_label: "time (µs, median; whiskers p10–p90)".into(),
         log_x: true,
         log_y: true,
-        series: series.to_vec(),
+        series,
         markers: Vec::new(),
-    };
-    println!("{}", rows_to_csv(&rows)?);
-    Figure::new(sidecar)
-        .rows(&rows)?
-        .chart(chart.to_svg())
-        .write()?;
-    Ok(())
+    }
+    .to_svg()
+}
+
+/// The sidecars' `program`: how `--redraw` finds this program's figures.
+const SOURCES: [&str; 1] = ["code/first_gpu_program/src/bin/first_gpu_program_figures.rs"];
+
+/// `--redraw`: one figure's chart again from its table and sidecar, measuring nothing.
+fn draw(found: &Found) -> Result<Drawn, bench_harness::FigureError> {
+    let rows: Vec<TimeRow> = found.rows()?;
+    let adapter = found.adapter_name().unwrap_or("unknown adapter");
+    Ok(Drawn::chart(
+        found,
+        chart(&found.sidecar.cpu, adapter, &rows),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redraw_reproduces_the_committed_charts() {
+        let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures");
+        let dir = std::env::temp_dir().join(format!("first_gpu_redraw_{}", std::process::id()));
+        let committed = bench_harness::copy_figures(&book, &dir, &SOURCES).unwrap();
+        assert_eq!(committed.len(), 2, "{committed:?}");
+        let args = FigureArgs {
+            out: Some(dir.clone()),
+            allow_dirty: true,
+            ..FigureArgs::default()
+        };
+        let report = args
+            .redraw("first_gpu_program_figures", &SOURCES, draw)
+            .unwrap();
+        assert!(report.written.is_empty(), "changed: {:?}", report.written);
+        assert_eq!(report.unchanged.len(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
