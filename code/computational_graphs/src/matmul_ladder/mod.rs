@@ -303,6 +303,30 @@ impl PreparedMatmul {
         b: &Tensor2D,
         bias: Option<&Tensor2D>,
     ) -> Result<Self, Error> {
+        Self::tuned_with(ctx, t, &tuned::Pipelining::default(), a, b, bias)
+    }
+
+    /// [`PreparedMatmul::tuned`] with the ladder's pipelining `p` (checked against the device's
+    /// workgroup memory first).
+    pub fn tuned_with(
+        ctx: &GpuContext,
+        t: &tuned::Tuning,
+        p: &tuned::Pipelining,
+        a: &Tensor2D,
+        b: &Tensor2D,
+        bias: Option<&Tensor2D>,
+    ) -> Result<Self, Error> {
+        let limit = ctx.device.limits().max_compute_workgroup_storage_size;
+        if t.workgroup_bytes(p) > limit {
+            return Err(Error::AdapterLacks {
+                kernel: "tuned matmul",
+                detail: format!(
+                    "its tiles need {} bytes of workgroup memory and this device offers {limit}; \
+                     choose smaller blocks or one tile set",
+                    t.workgroup_bytes(p)
+                ),
+            });
+        }
         let ((m, k), (k2, n)) = (a.shape(), b.shape());
         if k != k2 || bias.is_some_and(|v| v.shape() != (1, n)) || bias.is_some() != t.has_bias() {
             return Err(Error::Shape {
@@ -321,7 +345,7 @@ impl PreparedMatmul {
             .map(|v| GpuTensor::upload(ctx, "bias", v))
             .transpose()?;
         let c = GpuTensor::zeros(ctx, "c", m, n)?;
-        let pipeline = tuned_pipeline(ctx, "tuned", t, m, k, n)?;
+        let pipeline = tuned_pipeline_with(ctx, "tuned", t, p, m, k, n)?;
         let mut buffers = vec![&a.buffer, &b.buffer];
         buffers.extend(bias.as_ref().map(|v| &v.buffer));
         buffers.push(&c.buffer);

@@ -1,20 +1,29 @@
-//! The matmul ladder at one large size, timed with GPU timestamps where available.
+//! The matmul ladder at one large size, timed with GPU timestamps where available: the eight
+//! portable rungs, the three past them, and a small search over the tuned generator's
+//! parameters (each configuration checked against the CPU before it is timed).
 
-use bench_harness::{BarChart, Figure, measure_durations};
+use bench_harness::{BarChart, Figure, Stats, measure_durations};
 use computational_graphs::matmul_ladder::{PreparedMatmul, Rung};
+use computational_graphs::ops::cpu;
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
-use gpu_context::GpuContext;
+use gpu_context::{GpuContext, Requirements, wgpu};
 
 use crate::args::Args;
 use crate::charts::subtitle;
 use crate::digits::{round_to, significant};
 use crate::tables::read_pytorch;
+use search::Candidate;
+
+mod search;
 
 /// One kernel of `{prefix}_matmul_ladder.csv` (PyTorch's rows have no difference to the naive
 /// kernel: it is not run here).
 #[derive(serde::Serialize)]
 struct LadderRow {
+    /// `rung` (the eight portable ones), `beyond` (the three past them), `search` (one
+    /// configuration of the tuned generator) or `pytorch`.
+    group: &'static str,
     kernel: String,
     size: usize,
     median_ms: f64,
@@ -23,6 +32,49 @@ struct LadderRow {
     gflops: f64,
     timing: &'static str,
     max_abs_diff_vs_naive: Option<f64>,
+    /// Bytes of workgroup memory the kernel declares (tuned kernels only).
+    workgroup_bytes: Option<u32>,
+    /// Whether the module ran without wgpu's runtime checks.
+    unchecked: Option<bool>,
+}
+
+/// What one timed kernel gave: its statistics per dispatch and its result.
+struct Timed {
+    stats: Stats,
+    source: &'static str,
+    result: Tensor2D,
+}
+
+/// Times `prepared` with `repeats` dispatches per submission.
+fn time(
+    ctx: &GpuContext,
+    prepared: &PreparedMatmul,
+    (warmup, samples, repeats): (usize, usize, usize),
+) -> Result<Timed, Box<dyn std::error::Error>> {
+    let mut source = "cpu-wall-clock";
+    let mut failure = None;
+    let stats = measure_durations(warmup, samples, || {
+        match ctx.time_commands(|enc| prepared.record(enc, repeats)) {
+            Ok(run) => {
+                if run.source == gpu_context::TimingSource::GpuTimestamps {
+                    source = "gpu-timestamps";
+                }
+                run.time / repeats as u32
+            }
+            Err(e) => {
+                failure.get_or_insert(e);
+                std::time::Duration::ZERO
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    Ok(Timed {
+        stats,
+        source,
+        result: prepared.result(ctx)?,
+    })
 }
 
 pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
@@ -31,70 +83,148 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     let a = Tensor2D::random(n, n, 1.0, &mut rng);
     let b = Tensor2D::random(n, n, 1.0, &mut rng);
     let flops = 2.0 * (n as f64).powi(3);
-    let (warmup, samples) = if args.quick { (1, 3) } else { (2, 7) };
-    // Repeat the dispatch inside one submission so that submit overhead does not count.
-    let repeats = if args.quick { 2 } else { 10 };
+    let effort = if args.quick { (1, 3, 2) } else { (2, 7, 10) };
+    // The first three rungs take 50–150 ms a dispatch at 4096²: two per submission are plenty.
+    let slow_effort = if args.quick { effort } else { (1, 5, 2) };
+    let search_effort = if args.quick { effort } else { (1, 5, 10) };
+    // A device with subgroup operations where the adapter has them, for the subgroup rung.
+    let subgroup_ctx = GpuContext::with_requirements(&Requirements {
+        optional_features: wgpu::Features::SUBGROUP,
+        ..Default::default()
+    })?;
     let mut csv: Vec<LadderRow> = Vec::new();
-    let mut bars = Vec::new();
-    let mut table: Vec<(String, f64, f64)> = Vec::new(); // (kernel, ms, GFLOP/s)
+    let mut notes: Vec<String> = Vec::new();
     let mut naive: Option<Tensor2D> = None;
-    for rung in Rung::ALL {
-        eprintln!("matmul ladder: {} at {n}²", rung.name());
-        let prepared = PreparedMatmul::new(ctx, rung, &a, &b)?;
-        let mut source = "cpu-wall-clock";
-        let stats = measure_durations(warmup, samples, || {
-            let run = ctx
-                .time_commands(|enc| prepared.record(enc, repeats))
-                .expect("timing a prepared matmul");
-            if run.source == gpu_context::TimingSource::GpuTimestamps {
-                source = "gpu-timestamps";
+    let row =
+        |group, kernel: String, timed: &Timed, bytes, unchecked, naive: &Option<Tensor2D>| {
+            let diff = naive
+                .as_ref()
+                .map_or(0.0, |r| r.max_abs_diff(&timed.result));
+            LadderRow {
+                group,
+                kernel,
+                size: n,
+                median_ms: round_to(timed.stats.median * 1e3, 4),
+                p10_ms: round_to(timed.stats.p10 * 1e3, 4),
+                p90_ms: round_to(timed.stats.p90 * 1e3, 4),
+                gflops: round_to(flops / timed.stats.median / 1e9, 1),
+                timing: timed.source,
+                max_abs_diff_vs_naive: Some(significant(f64::from(diff), 4)),
+                workgroup_bytes: bytes,
+                unchecked,
             }
-            run.time / repeats as u32
-        });
-        let result = prepared.result(ctx)?;
-        let diff = naive.as_ref().map_or(0.0, |r| r.max_abs_diff(&result));
-        if naive.is_none() {
-            naive = Some(result);
-        }
-        let gflops = flops / stats.median / 1e9;
-        csv.push(LadderRow {
-            kernel: rung.name().into(),
-            size: n,
-            median_ms: round_to(stats.median * 1e3, 4),
-            p10_ms: round_to(stats.p10 * 1e3, 4),
-            p90_ms: round_to(stats.p90 * 1e3, 4),
-            gflops: round_to(gflops, 1),
-            timing: source,
-            max_abs_diff_vs_naive: Some(significant(f64::from(diff), 4)),
-        });
-        table.push((rung.name().to_owned(), stats.median * 1e3, gflops));
-        bars.push((
-            rung.name().to_owned(),
-            gflops,
-            Some((flops / stats.p90 / 1e9, flops / stats.p10 / 1e9)),
+        };
+    for rung in Rung::ALL.into_iter().chain(Rung::BEYOND) {
+        let on = if rung == Rung::SubgroupShuffle {
+            &subgroup_ctx
+        } else {
+            ctx
+        };
+        eprintln!("matmul ladder: {} at {n}²", rung.name());
+        let prepared = match PreparedMatmul::new(on, rung, &a, &b) {
+            Ok(p) => p,
+            Err(e @ computational_graphs::Error::AdapterLacks { .. }) => {
+                eprintln!("  not run: {e}");
+                notes.push(format!("{} was not run: {e}", rung.name()));
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let slow = matches!(rung, Rung::Naive | Rung::Coalesced | Rung::Tiled);
+        let timed = time(on, &prepared, if slow { slow_effort } else { effort })?;
+        let (bytes, unchecked) = match rung.tuning(n, n, n) {
+            Some(t) => {
+                let p = rung.pipelining(on)?;
+                (
+                    Some(t.workgroup_bytes(&p)),
+                    Some(t.is_in_bounds_with(&p) && t.fits_exactly(n, n, n)),
+                )
+            }
+            None => (None, None),
+        };
+        let group = if Rung::ALL.contains(&rung) {
+            "rung"
+        } else {
+            "beyond"
+        };
+        csv.push(row(
+            group,
+            rung.name().into(),
+            &timed,
+            bytes,
+            unchecked,
+            &naive,
         ));
+        if naive.is_none() {
+            naive = Some(timed.result);
+        }
+    }
+    let candidates = search::candidates(args.quick);
+    eprintln!(
+        "tuned-generator search: {} configurations",
+        candidates.len()
+    );
+    for mut c in candidates {
+        match search_one(ctx, &mut c, &a, &b, n, search_effort) {
+            Ok((timed, bytes, unchecked)) => csv.push(row(
+                "search",
+                c.name(),
+                &timed,
+                Some(bytes),
+                Some(unchecked),
+                &naive,
+            )),
+            Err(e) => {
+                eprintln!("  {}: not timed: {e}", c.name());
+                notes.push(format!("{} was not timed: {e}", c.name()));
+            }
+        }
     }
     if let Some(path) = &args.pytorch_csv {
         for r in read_pytorch(std::path::Path::new(path))?
             .into_iter()
             .filter(|r| r.sweep == "matmul" && r.size == n)
         {
-            let g = flops / (r.median_ms / 1e3) / 1e9;
-            bars.push((r.variant.clone(), g, None));
-            table.push((r.variant.clone(), r.median_ms, g));
             csv.push(LadderRow {
+                group: "pytorch",
                 kernel: r.variant,
                 size: n,
                 median_ms: round_to(r.median_ms, 4),
                 p10_ms: round_to(r.p10_ms, 4),
                 p90_ms: round_to(r.p90_ms, 4),
-                gflops: round_to(g, 1),
+                gflops: round_to(flops / (r.median_ms / 1e3) / 1e9, 1),
                 timing: "cuda-events",
                 max_abs_diff_vs_naive: None,
+                workgroup_bytes: None,
+                unchecked: None,
             });
         }
     }
+    let best_search = csv
+        .iter()
+        .filter(|r| r.group == "search")
+        .max_by(|x, y| x.gflops.total_cmp(&y.gflops))
+        .map(|r| r.kernel.clone());
     let name = format!("{}_matmul_ladder", args.prefix);
+    // The chart: every rung, the best configuration of the search, PyTorch.
+    let bars = csv
+        .iter()
+        .filter(|r| r.group != "search" || Some(&r.kernel) == best_search.as_ref())
+        .map(|r| {
+            let label = if r.group == "search" {
+                format!("best of search: {}", r.kernel)
+            } else {
+                r.kernel.clone()
+            };
+            let spread = (r.group != "pytorch").then(|| {
+                (
+                    flops / (r.p90_ms / 1e3) / 1e9,
+                    flops / (r.p10_ms / 1e3) / 1e9,
+                )
+            });
+            (label, r.gflops, spread)
+        })
+        .collect();
     let chart = BarChart {
         title: format!("Matrix multiply {n}×{n}×{n}, f32: the ladder"),
         subtitle: subtitle(ctx, args),
@@ -104,45 +234,115 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     };
     let mut sidecar = args.sidecar(
         &name,
-        "WGSL matmul kernels, median GFLOP/s; whiskers p10–p90",
+        "WGSL matmul kernels (rungs, the three past them, a search over the tuned generator's \
+         parameters), median GFLOP/s; whiskers p10–p90",
         Some(ctx.report()),
     );
     // The Markdown table beside the chart: listing it names the usual pair too.
     sidecar.files = vec![format!("{name}.csv"), format!("{name}.svg")];
+    let table = ladder_table(
+        &csv,
+        best_search.as_deref(),
+        n,
+        &subtitle(ctx, args),
+        &notes,
+    );
     Figure::new(sidecar)
         .rows(&csv)?
         .chart(chart.to_svg())
-        .extra(
-            &format!("{name}.md"),
-            ladder_table(&table, n, &subtitle(ctx, args)),
-        )
+        .extra(&format!("{name}.md"), table)
         .write()?;
     Ok(())
 }
 
-/// Markdown: each kernel's time, GFLOP/s, share of the best non-WGSL entry and of the FP32 peak.
-fn ladder_table(rows: &[(String, f64, f64)], n: usize, sub: &str) -> String {
-    let h100 = sub.contains("H100");
-    // The H100 SXM's dense FP32 peak; the share is only meaningful on that GPU.
-    const H100_FP32_PEAK_GFLOPS: f64 = 67_000.0;
-    let pytorch = rows
-        .iter()
-        .find(|r| r.0.starts_with("PyTorch"))
-        .map(|r| r.2);
-    let mut t = format!(
-        "| kernel ({n}³ f32) | ms | GFLOP/s | share of PyTorch | share of H100 FP32 peak |\n| --- | ---: | ---: | ---: | ---: |\n"
+/// Checks one configuration against the CPU at a small shape its blocks tile exactly, then
+/// times it at n³. Returns the timing, its workgroup memory and whether it ran unchecked.
+fn search_one(
+    ctx: &GpuContext,
+    c: &mut Candidate,
+    a: &Tensor2D,
+    b: &Tensor2D,
+    n: usize,
+    effort: (usize, usize, usize),
+) -> Result<(Timed, u32, bool), Box<dyn std::error::Error>> {
+    c.fits(ctx)?;
+    let (sm, sk, sn) = c.check_shape();
+    let mut rng = SplitMix64::new(sm as u64 * 7 + sk as u64);
+    let small_a = Tensor2D::random(sm, sk, 1.0, &mut rng);
+    let small_b = Tensor2D::random(sk, sn, 1.0, &mut rng);
+    let t = c.tuning.for_shape(sm, sk, sn);
+    let small = PreparedMatmul::tuned_with(ctx, &t, &c.pipelining, &small_a, &small_b, None)?;
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    small.record(&mut encoder, 1);
+    ctx.queue.submit([encoder.finish()]);
+    let got = small.result(ctx)?;
+    let want = cpu::linear(&small_a, &small_b, &Tensor2D::zeros(1, sn))?;
+    let diff = got.max_abs_diff(&want);
+    // Inputs in [-1, 1] and k ≤ 96: f32 rounding stays far below this.
+    if diff.is_nan() || diff > 1e-3 {
+        return Err(
+            format!("wrong at {sm}×{sk}×{sn}: largest difference from the CPU {diff}").into(),
+        );
+    }
+    eprintln!(
+        "  {}: matches the CPU at {sm}×{sk}×{sn}; timing at {n}³",
+        c.name()
     );
-    for (name, ms, g) in rows {
-        let share = pytorch.map_or("–".into(), |p| format!("{:.1} %", 100.0 * g / p));
-        t.push_str(&format!(
-            "| {name} | {ms:.3} | {} | {share} | {} |\n",
-            sig(*g),
-            if h100 {
-                format!("{:.1} %", 100.0 * g / H100_FP32_PEAK_GFLOPS)
-            } else {
-                "–".into()
+    let t = c.tuning.for_shape(n, n, n);
+    let prepared = PreparedMatmul::tuned_with(ctx, &t, &c.pipelining, a, b, None)?;
+    let timed = time(ctx, &prepared, effort)?;
+    let unchecked = t.is_in_bounds_with(&c.pipelining) && t.fits_exactly(n, n, n);
+    Ok((timed, t.workgroup_bytes(&c.pipelining), unchecked))
+}
+
+/// The GPU's dense FP32 peak where the subtitle names one we know (NVIDIA's datasheets: H100
+/// SXM and H200 SXM, 67 TFLOP/s each).
+fn fp32_peak_gflops(sub: &str) -> Option<(&'static str, f64)> {
+    if sub.contains("NVL") || sub.contains("PCIe") {
+        None
+    } else if sub.contains("H200") {
+        Some(("H200", 67_000.0))
+    } else if sub.contains("H100") {
+        Some(("H100", 67_000.0))
+    } else {
+        None
+    }
+}
+
+/// Markdown: each kernel's time, GFLOP/s, share of PyTorch and of the FP32 peak; the search's
+/// best configuration in bold.
+fn ladder_table(
+    rows: &[LadderRow],
+    best: Option<&str>,
+    n: usize,
+    sub: &str,
+    notes: &[String],
+) -> String {
+    let peak = fp32_peak_gflops(sub);
+    let pytorch = rows.iter().find(|r| r.group == "pytorch").map(|r| r.gflops);
+    let mut t = format!(
+        "| kernel ({n}³ f32) | ms | GFLOP/s | share of PyTorch | share of {} FP32 peak |\n| --- | ---: | ---: | ---: | ---: |\n",
+        peak.map_or("the", |p| p.0)
+    );
+    for r in rows {
+        let share = pytorch.map_or("–".into(), |p| format!("{:.1} %", 100.0 * r.gflops / p));
+        let of_peak = peak.map_or("–".into(), |p| format!("{:.1} %", 100.0 * r.gflops / p.1));
+        let label = match r.group {
+            "beyond" => format!("{} (past the eight)", r.kernel),
+            "search" if Some(r.kernel.as_str()) == best => {
+                format!("**search: {} (best)**", r.kernel)
             }
+            "search" => format!("search: {}", r.kernel),
+            _ => r.kernel.clone(),
+        };
+        t.push_str(&format!(
+            "| {label} | {:.3} | {} | {share} | {of_peak} |\n",
+            r.median_ms,
+            sig(r.gflops)
         ));
+    }
+    for note in notes {
+        t.push_str(&format!("\n{note}\n"));
     }
     t.push_str(&format!("\nMeasured on {sub}.\n"));
     t
