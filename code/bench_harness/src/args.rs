@@ -131,7 +131,9 @@ impl FigureArgs {
         self.only.is_empty() || self.only.iter().any(|p| p == part)
     }
 
-    fn check_parts(&self, parts: &[&str]) -> Result<(), FigureArgsError> {
+    /// Is every `--only` part one of `parts`? ([`FigureArgs::start`] checks it; a `--redraw`,
+    /// which does not start, checks it here.)
+    pub fn check_parts(&self, parts: &[&str]) -> Result<(), FigureArgsError> {
         match self.only.iter().find(|p| !parts.contains(&p.as_str())) {
             Some(part) => Err(FigureArgsError::UnknownPart {
                 part: part.clone(),
