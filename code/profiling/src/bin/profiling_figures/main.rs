@@ -11,6 +11,7 @@ mod massif;
 mod nms;
 mod nms_branches;
 mod overheads;
+mod redraw;
 mod runner_reuse;
 mod span_cost;
 mod timeline;
@@ -27,6 +28,10 @@ fn main() -> std::process::ExitCode {
 
 fn run() -> anyhow::Result<()> {
     let args = Args::parse();
+    // Before any check of the machine: a redraw measures nothing.
+    if args.figures.redraw {
+        return redraw::run(&args);
+    }
     args.figures.start(&PARTS)?;
     if args.figures.wants("span_cost") {
         span_cost::run(&args)?;

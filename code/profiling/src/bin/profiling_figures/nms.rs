@@ -11,13 +11,13 @@
 use std::time::{Duration, Instant};
 
 use bench_harness::{
-    Figure, LineChart, Series, Sidecar, Stats, black_box, measure, measure_durations,
+    Drawn, Figure, Found, LineChart, Series, Sidecar, Stats, black_box, measure, measure_durations,
 };
 use profiling_lab::yolo::{
     Detection, NmsStats, generated_detections, nms_branchless, nms_branchless_scalar, nms_by_class,
     nms_compacting, nms_scan, nms_sorted, nms_sorted_copied,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::args::Args;
 
@@ -51,11 +51,11 @@ const SEED: u64 = 42;
 /// The new scenes' seeds start here, away from `SEED`.
 const FRESH_SEEDS: u64 = 1000;
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct Row {
     boxes: usize,
     objects: usize,
-    version: &'static str,
+    version: String,
     kept: usize,
     iou_tests: u64,
     scans: u64,
@@ -94,18 +94,53 @@ fn us(seconds: f64) -> f64 {
     (seconds * 1e6 * 100.0).round() / 100.0
 }
 
-fn chart(title: &str, subtitle: &str, series: Vec<Series>) -> String {
-    LineChart {
+const SPREAD: &str = "score ≥ 0.25, IoU ≤ 0.45, per class; median and p10–p90";
+
+/// One line per version over the box counts: `fresh` picks the new-scene times, else the
+/// repeated scene's.
+fn chart(rows: &[Row], fresh: bool) -> anyhow::Result<String> {
+    let mut series = VERSIONS.map(|(_, label, _)| Series::new(label));
+    for row in rows {
+        let Some(v) = VERSIONS
+            .iter()
+            .position(|(name, _, _)| *name == row.version)
+        else {
+            anyhow::bail!("unknown NMS version `{}` in the table", row.version);
+        };
+        let x = row.boxes as f64;
+        if fresh {
+            series[v].point_with_spread(x, row.fresh_us_median, row.fresh_us_p10, row.fresh_us_p90);
+        } else {
+            series[v].point_with_spread(x, row.us_median, row.us_p10, row.us_p90);
+        }
+    }
+    let title = if fresh {
+        "Non-maximum suppression, a new scene per call"
+    } else {
+        "Non-maximum suppression, the same scene every call"
+    };
+    Ok(LineChart {
         title: title.into(),
-        subtitle: subtitle.into(),
+        subtitle: SPREAD.into(),
         x_label: "candidate boxes".into(),
         y_label: "µs per call".into(),
         log_x: true,
         log_y: true,
-        series,
+        series: series.into(),
         ..Default::default()
     }
-    .to_svg()
+    .to_svg())
+}
+
+const SAME_SCENE_SVG: &str = "profiling_nms_same_scene.svg";
+
+/// `--redraw`: both charts from the table.
+pub fn redraw(found: &Found) -> anyhow::Result<Drawn> {
+    let rows: Vec<Row> = found.rows()?;
+    Ok(Drawn::Charts(vec![
+        (format!("{}.svg", found.name), chart(&rows, true)?),
+        (SAME_SCENE_SVG.into(), chart(&rows, false)?),
+    ]))
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -116,27 +151,22 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     let samples = if args.figures.quick { 3 } else { 11 };
     let mut rows = Vec::new();
-    let mut same = VERSIONS.map(|(_, label, _)| Series::new(label));
-    let mut fresh = VERSIONS.map(|(_, label, _)| Series::new(label));
     for &count in counts {
         let dets = generated_detections(SEED, count, 640.0, 640.0);
         // Built before any timing: one warm-up scene and one per timed call, all different.
         let pool: Vec<Vec<Detection>> = (0..=samples as u64)
             .map(|i| generated_detections(FRESH_SEEDS + i, count, 640.0, 640.0))
             .collect();
-        for (v, (name, _, nms)) in VERSIONS.into_iter().enumerate() {
+        for (name, _, nms) in VERSIONS {
             let (kept, work) = nms(&dets, MIN_SCORE, MAX_IOU);
             let repeated = measure(1, samples, || {
                 black_box(nms(black_box(&dets), MIN_SCORE, MAX_IOU));
             });
             let new = measure_fresh(&pool, nms);
-            let x = count as f64;
-            same[v].point_with_spread(x, us(repeated.median), us(repeated.p10), us(repeated.p90));
-            fresh[v].point_with_spread(x, us(new.median), us(new.p10), us(new.p90));
             rows.push(Row {
                 boxes: count,
                 objects: (count / 40).max(1),
-                version: name,
+                version: name.into(),
                 kept: kept.len(),
                 iou_tests: work.iou_tests,
                 scans: work.scans,
@@ -159,22 +189,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
          just before its call). The chart shows the new-scene times, the extra chart the \
          repeated scene's.",
     );
-    let spread = "score ≥ 0.25, IoU ≤ 0.45, per class; median and p10–p90";
     Figure::new(sidecar)
         .rows(&rows)?
-        .chart(chart(
-            "Non-maximum suppression, a new scene per call",
-            spread,
-            fresh.into(),
-        ))
-        .extra(
-            "profiling_nms_same_scene.svg",
-            chart(
-                "Non-maximum suppression, the same scene every call",
-                spread,
-                same.into(),
-            ),
-        )
+        .chart(chart(&rows, true)?)
+        .extra(SAME_SCENE_SVG, chart(&rows, false)?)
         .write()?;
     Ok(())
 }

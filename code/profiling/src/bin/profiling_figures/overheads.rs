@@ -8,9 +8,10 @@ use std::process::Stdio;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use bench_harness::{BarChart, Csv, Sidecar, Stats, figures_dir};
+use bench_harness::{BarChart, Drawn, Figure, Found, Sidecar, Stats};
+use serde::{Deserialize, Serialize};
 
-use crate::args::Args;
+use crate::args::{Args, round_to};
 use crate::flamegraph::PERF_RECORD;
 
 /// (name, tool and its flags before the program, in pieces; `{out}` is a scratch file). perf
@@ -35,6 +36,59 @@ const TOOLS: [(&str, &[&[&str]]); 4] = [
         ]],
     ),
 ];
+
+#[derive(Serialize, Deserialize)]
+struct Row {
+    tool: String,
+    runs: usize,
+    processes: usize,
+    wall_s_median: f64,
+    wall_s_min: f64,
+    wall_s_max: f64,
+    wall_slowdown: f64,
+    own_s_median: f64,
+    own_s_min: f64,
+    own_s_max: f64,
+    own_slowdown: f64,
+}
+
+/// `profiling_instructions`: a table without a chart.
+#[derive(Serialize)]
+struct CountRow {
+    /// 1 or 2 graph runs, or `per run` (the difference).
+    runs: String,
+    process: u32,
+    instructions: u64,
+}
+
+/// The slowdown of the workload's own timed loop under each tool, on a log axis.
+fn chart(rows: &[Row]) -> String {
+    let runs = rows.first().map_or(0, |r| r.runs);
+    BarChart {
+        title: "The same workload under each tool".into(),
+        subtitle: format!(
+            "CPU graph runner, {runs} runs of a 128×128, depth-16 graph: the workload's own timed loop"
+        ),
+        y_label: "slowdown (× bare)".into(),
+        log_y: true,
+        bars: rows
+            .iter()
+            .map(|r| {
+                let name = r.tool.split(" (").next().unwrap_or(&r.tool);
+                (name.into(), r.own_slowdown, None)
+            })
+            .collect(),
+    }
+    .to_svg()
+}
+
+/// `--redraw`: the overheads chart from its table; the instruction counts have no chart.
+pub fn redraw(found: &Found) -> anyhow::Result<Drawn> {
+    if found.name == "profiling_instructions" {
+        return Ok(Drawn::Kept("a table without a chart".into()));
+    }
+    Ok(Drawn::chart(found, chart(&found.rows()?)))
+}
 
 fn command(tool: &[&[&str]], workload: &Path, runs: usize, out: &Path) -> Command {
     let args: Vec<String> = tool
@@ -94,28 +148,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     let (runs, samples) = if args.figures.quick { (2, 1) } else { (100, 5) };
     let scratch = std::env::temp_dir().join(format!("profiling_overheads_{}", std::process::id()));
-    let mut csv = Csv::new(&[
-        "tool",
-        "runs",
-        "processes",
-        "wall_s_median",
-        "wall_s_min",
-        "wall_s_max",
-        "wall_slowdown",
-        "own_s_median",
-        "own_s_min",
-        "own_s_max",
-        "own_slowdown",
-    ]);
-    let mut chart = BarChart {
-        title: "The same workload under each tool".into(),
-        subtitle: format!(
-            "CPU graph runner, {runs} runs of a 128×128, depth-16 graph: the workload's own timed loop"
-        ),
-        y_label: "slowdown (× bare)".into(),
-        log_y: true,
-        bars: Vec::new(),
-    };
+    let mut rows = Vec::new();
     let mut bare: Option<(f64, f64)> = None;
     for (name, tool) in TOOLS {
         let mut walls = Vec::new();
@@ -152,28 +185,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             own.median,
             own.median / bare_own
         );
-        csv.row(&[
-            name.into(),
-            runs.to_string(),
-            samples.to_string(),
-            format!("{:.4}", wall.median),
-            format!("{:.4}", wall.min),
-            format!("{:.4}", wall.max),
-            format!("{:.2}", wall.median / bare_wall),
-            format!("{:.4}", own.median),
-            format!("{:.4}", own.min),
-            format!("{:.4}", own.max),
-            format!("{:.2}", own.median / bare_own),
-        ]);
-        chart.bars.push((
-            name.split(" (").next().unwrap_or(name).into(),
-            own.median / bare_own,
-            None,
-        ));
+        rows.push(Row {
+            tool: name.into(),
+            runs,
+            processes: samples,
+            wall_s_median: round_to(wall.median, 4),
+            wall_s_min: round_to(wall.min, 4),
+            wall_s_max: round_to(wall.max, 4),
+            wall_slowdown: round_to(wall.median / bare_wall, 2),
+            own_s_median: round_to(own.median, 4),
+            own_s_min: round_to(own.min, 4),
+            own_s_max: round_to(own.max, 4),
+            own_slowdown: round_to(own.median / bare_own, 2),
+        });
     }
-    let dir = figures_dir();
-    csv.write(&dir.join("profiling_overheads.csv"))?;
-    chart.write(&dir.join("profiling_overheads.svg"))?;
     let mut sidecar = Sidecar::new(
         "profiling_overheads",
         "The workload bare and under perf, massif and callgrind: each process's wall time, and the \
@@ -183,30 +208,36 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     sidecar
         .notes
         .push(format!("workload: {} --runs {runs}", workload.display()));
-    sidecar.write(&dir.join("profiling_overheads.json"))?;
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart(&rows))
+        .write()?;
 
     // Instructions per graph run: the difference between 2 runs and 1 run, so that start-up
     // (loading, building the graph) cancels out.
     let callgrind = TOOLS[3].1;
     // Each count is taken twice, to show that it repeats.
-    let mut counts = Csv::new(&["runs", "process", "instructions"]);
+    let mut counts = Vec::new();
     let mut totals = Vec::new();
     for runs in [1, 2] {
         for process in [1, 2] {
             timed(command(callgrind, workload, runs, &scratch))?;
             let total = callgrind_instructions(&scratch)?;
-            counts.row(&[runs.to_string(), process.to_string(), total.to_string()]);
+            counts.push(CountRow {
+                runs: runs.to_string(),
+                process,
+                instructions: total,
+            });
             if process == 1 {
                 totals.push(total);
             }
         }
     }
-    counts.row(&[
-        "per run".into(),
-        "1".into(),
-        (totals[1] - totals[0]).to_string(),
-    ]);
-    counts.write(&dir.join("profiling_instructions.csv"))?;
+    counts.push(CountRow {
+        runs: "per run".into(),
+        process: 1,
+        instructions: totals[1] - totals[0],
+    });
     let mut counted = Sidecar::new(
         "profiling_instructions",
         "Instructions executed (callgrind) by the workload with 1 and 2 graph runs, two processes \
@@ -214,7 +245,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     );
     // A table with no chart: the sidecar names its one file.
     counted.files.push("profiling_instructions.csv".into());
-    counted.write(&dir.join("profiling_instructions.json"))?;
+    Figure::new(counted).rows(&counts)?.write()?;
 
     std::fs::remove_file(&scratch).ok();
     Ok(())

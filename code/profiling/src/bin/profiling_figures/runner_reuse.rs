@@ -7,9 +7,10 @@ use std::path::Path;
 use std::process::Command;
 
 use anyhow::{Context, bail};
-use bench_harness::{BarChart, Csv, Sidecar, Stats, figures_dir};
+use bench_harness::{BarChart, Drawn, Figure, Found, Sidecar, Stats};
+use serde::{Deserialize, Serialize};
 
-use crate::args::Args;
+use crate::args::{Args, round_to};
 use crate::overheads::callgrind_instructions;
 
 /// (name in the CSV, the workload's flags after `--runs N`).
@@ -17,6 +18,51 @@ const RUNNERS: [(&str, &[&str]); 2] = [
     ("run (allocates every run)", &["--warmup", "1"]),
     ("run_reusing (one workspace)", &["--warmup", "1", "--reuse"]),
 ];
+
+#[derive(Serialize, Deserialize)]
+struct Row {
+    runner: String,
+    runs: usize,
+    rounds: usize,
+    ms_per_run_median: f64,
+    ms_per_run_min: f64,
+    ms_per_run_max: f64,
+    allocations_per_run: f64,
+    minor_faults_per_run: f64,
+    /// A count, or `not measurable` where the tool or its counter is missing.
+    instructions_per_run_perf: String,
+    instructions_per_run_callgrind: String,
+}
+
+/// Milliseconds per run of each runner, min–max as whiskers.
+fn chart(rows: &[Row]) -> String {
+    let (runs, rounds) = rows.first().map_or((0, 0), |r| (r.runs, r.rounds));
+    BarChart {
+        title: "CPU graph runner: fresh buffers every run, or kept".into(),
+        subtitle: format!(
+            "{runs} runs of a 128×128, depth-16 graph, median of {rounds} processes (bars: min–max)"
+        ),
+        y_label: "ms per run".into(),
+        log_y: false,
+        bars: rows
+            .iter()
+            .map(|r| {
+                let label = r.runner.split(" (").next().unwrap_or(&r.runner);
+                (
+                    label.into(),
+                    r.ms_per_run_median,
+                    Some((r.ms_per_run_min, r.ms_per_run_max)),
+                )
+            })
+            .collect(),
+    }
+    .to_svg()
+}
+
+/// `--redraw`: the chart from the table.
+pub fn redraw(found: &Found) -> anyhow::Result<Drawn> {
+    Ok(Drawn::chart(found, chart(&found.rows()?)))
+}
 
 /// One workload process: its `key=value` report.
 fn workload(path: &Path, runs: usize, flags: &[&str]) -> anyhow::Result<Vec<(String, String)>> {
@@ -118,27 +164,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             reports[i].push(workload(path, runs, flags)?);
         }
     }
-    let mut csv = Csv::new(&[
-        "runner",
-        "runs",
-        "rounds",
-        "ms_per_run_median",
-        "ms_per_run_min",
-        "ms_per_run_max",
-        "allocations_per_run",
-        "minor_faults_per_run",
-        "instructions_per_run_perf",
-        "instructions_per_run_callgrind",
-    ]);
-    let mut chart = BarChart {
-        title: "CPU graph runner: fresh buffers every run, or kept".into(),
-        subtitle: format!(
-            "{runs} runs of a 128×128, depth-16 graph, median of {rounds} processes (bars: min–max)"
-        ),
-        y_label: "ms per run".into(),
-        log_y: false,
-        bars: Vec::new(),
-    };
+    let mut rows = Vec::new();
     for ((name, flags), reports) in RUNNERS.iter().zip(&reports) {
         let per_run = |key: &str| -> anyhow::Result<Vec<f64>> {
             reports
@@ -147,7 +173,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 .collect()
         };
         let ms: Vec<f64> = per_run("seconds")?.iter().map(|s| s * 1e3).collect();
-        let ms = Stats::from_seconds(&ms).context("no timings")?;
+        let ms_stats = Stats::from_seconds(&ms).context("no timings")?;
         let median = |v: Vec<f64>| Stats::from_seconds(&v).map_or(f64::NAN, |s| s.median);
         let allocations = median(per_run("allocations")?);
         let faults = median(per_run("minor_faults")?);
@@ -165,29 +191,23 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let (perf, callgrind) = (count("perf"), count("callgrind"));
         eprintln!(
             "{name:30} {:.3} ms/run  {allocations} allocations  {faults} faults  perf {perf}  callgrind {callgrind}",
-            ms.median
+            ms_stats.median
         );
-        csv.row(&[
-            (*name).into(),
-            runs.to_string(),
-            rounds.to_string(),
-            format!("{:.4}", ms.median),
-            format!("{:.4}", ms.min),
-            format!("{:.4}", ms.max),
-            format!("{allocations:.1}"),
-            format!("{faults:.1}"),
-            perf,
-            callgrind,
-        ]);
-        let label = name.split(" (").next().unwrap_or(name);
-        chart
-            .bars
-            .push((label.into(), ms.median, Some((ms.min, ms.max))));
+        let ms = |v: f64| round_to(v, 4);
+        rows.push(Row {
+            runner: (*name).into(),
+            runs,
+            rounds,
+            ms_per_run_median: ms(ms_stats.median),
+            ms_per_run_min: ms(ms_stats.min),
+            ms_per_run_max: ms(ms_stats.max),
+            allocations_per_run: round_to(allocations, 1),
+            minor_faults_per_run: round_to(faults, 1),
+            instructions_per_run_perf: perf,
+            instructions_per_run_callgrind: callgrind,
+        });
     }
-    let dir = figures_dir();
     let name = format!("profiling_runner_reuse{}", args.tag);
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    chart.write(&dir.join(format!("{name}.svg")))?;
     let mut sidecar = Sidecar::new(
         &name,
         "The CPU graph runner with fresh buffers every run against one workspace kept across \
@@ -201,7 +221,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         if args.figures.quick { 2 } else { 12 },
         if args.figures.quick { 1 } else { 2 },
     ));
-    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart(&rows))
+        .write()?;
     Ok(())
 }
 

@@ -4,12 +4,15 @@
 
 use std::time::{Duration, Instant};
 
-use bench_harness::{Bar, BarChart, Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
+use bench_harness::{Bar, BarChart, Drawn, Figure, FigureArgs, Found, LineChart, Series, Sidecar};
 use gpu_context::{GpuContext, GpuScopes, ScopeTiming, wgpu};
 use profiling_lab::training::{train, two_layer_mlp};
 use profiling_lab::training_gpu::{BatchReduction, GpuTrainer, Schedule};
 use quantization::model::spirals;
+use serde::{Deserialize, Serialize};
 use tracing::info_span;
+
+use crate::args::round_to;
 
 const RATE: f32 = 1.0;
 
@@ -50,6 +53,109 @@ fn reduction_label(reduction: BatchReduction) -> &'static str {
 /// `profiling_h100_training_gpu` with `--machine h100`.
 fn figure_name(args: &FigureArgs, name: &str) -> String {
     args.figure_name("profiling", name)
+}
+
+/// One runner at one size in the sweep: milliseconds per step.
+#[derive(Serialize, Deserialize)]
+struct SweepRow {
+    runner: String,
+    batch: usize,
+    hidden: usize,
+    steps: usize,
+    median_ms: f64,
+    min_ms: f64,
+    max_ms: f64,
+}
+
+/// One line per runner and hidden width over the batch sizes.
+fn sweep_chart(rows: &[SweepRow], adapter: &str) -> String {
+    let mut series: Vec<Series> = Vec::new();
+    for row in rows {
+        let name = format!("{}, hidden {}", row.runner, row.hidden);
+        let line = match series.iter().position(|s| s.name == name) {
+            Some(at) => &mut series[at],
+            None => {
+                series.push(Series::new(&name));
+                series.last_mut().expect("just pushed")
+            }
+        };
+        line.point_with_spread(row.batch as f64, row.median_ms, row.min_ms, row.max_ms);
+    }
+    LineChart {
+        title: "One full-batch training step of a 2-hidden-3 MLP".into(),
+        subtitle: format!("CPU: one thread; GPU: {adapter}, wgpu 30; wall time per step"),
+        x_label: "batch (spiral points)".into(),
+        y_label: "milliseconds per step".into(),
+        log_x: true,
+        log_y: true,
+        series,
+        markers: vec![],
+    }
+    .to_svg()
+}
+
+/// One scope (or CPU phase, or difference) of one configuration: its median over the steps.
+#[derive(Serialize, Deserialize)]
+struct ScopeRow {
+    batch: usize,
+    hidden: usize,
+    batch_sums: String,
+    scope: String,
+    median_us: f64,
+    min_us: f64,
+    max_us: f64,
+}
+
+/// The scopes chart (the phases and the two totals) and the backward kernels' chart; the CPU's
+/// phases and the differences stay in the table.
+fn scope_charts(rows: &[ScopeRow], adapter: &str) -> [String; 2] {
+    let mut bars: Vec<Bar> = Vec::new();
+    let mut kernel_bars: Vec<Bar> = Vec::new();
+    for row in rows {
+        let config = format!("{}×{}, {}", row.batch, row.hidden, row.batch_sums);
+        let spread = Some((row.min_us, row.max_us));
+        if let Some(kernel) = row.scope.strip_prefix("backward: ") {
+            kernel_bars.push((format!("{config}: {kernel}"), row.median_us, spread));
+        } else if !row.scope.contains("(CPU)")
+            && !row.scope.contains("outside")
+            && !row.scope.contains("beyond")
+        {
+            bars.push((format!("{config}: {}", row.scope), row.median_us, spread));
+        }
+    }
+    let phases = BarChart {
+        title: "Where one training step's time goes (batch × hidden)".into(),
+        subtitle: format!(
+            "{adapter}: GPU timestamp scopes and the CPU's wall clock around submit and wait"
+        ),
+        y_label: "microseconds (median)".into(),
+        log_y: true,
+        bars,
+    };
+    let kernels = BarChart {
+        title: "The backward pass's kernels, one scope each (batch × hidden)".into(),
+        subtitle: format!(
+            "{adapter}: dW and db are the batch sums, dX the transposed product, relu' the mask"
+        ),
+        y_label: "microseconds (median)".into(),
+        log_y: true,
+        bars: kernel_bars,
+    };
+    [phases.to_svg(), kernels.to_svg()]
+}
+
+/// `--redraw`: the sweep's chart, or the scopes' two charts, from the table; the adapter from
+/// the sidecar.
+pub fn redraw(found: &Found) -> anyhow::Result<Drawn> {
+    let adapter = found.adapter_name().unwrap_or("GPU");
+    if found.name.ends_with("training_scopes") {
+        let [phases, kernels] = scope_charts(&found.rows()?, adapter);
+        return Ok(Drawn::Charts(vec![
+            (format!("{}.svg", found.name), phases),
+            (format!("{}_backward.svg", found.name), kernels),
+        ]));
+    }
+    Ok(Drawn::chart(found, sweep_chart(&found.rows()?, adapter)))
 }
 
 /// What the sweep measures: sizes, steps per timed sample, samples per point.
@@ -115,22 +221,9 @@ impl Plan {
 pub fn run_sweep(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let plan = Plan::new(args, ctx);
     let name = figure_name(args, "training_gpu");
-    let mut csv = Csv::new(&[
-        "runner",
-        "batch",
-        "hidden",
-        "steps",
-        "median_ms",
-        "min_ms",
-        "max_ms",
-    ]);
+    let mut rows = Vec::new();
     // ANCHOR: sweep
-    let mut series = Vec::new();
     for &hidden in &plan.hiddens {
-        let mut lines: Vec<Series> = std::iter::once("CPU".to_string())
-            .chain(VARIANTS.iter().map(|&(s, r)| variant_label(s, r)))
-            .map(|l| Series::new(&format!("{l}, hidden {hidden}")))
-            .collect();
         for &batch in &plan.batches {
             let data = spirals(3, batch / 3, 7);
             let net = two_layer_mlp(hidden, 11);
@@ -144,38 +237,23 @@ pub fn run_sweep(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                 let ms = plan.per_step_ms(steps, || Ok(trainer.train(ctx, steps, schedule)?))?;
                 timings.push((variant_label(schedule, reduction), ms));
             }
-            for ((runner, [median, min, max]), line) in timings.into_iter().zip(&mut lines) {
+            for (runner, [median, min, max]) in timings {
                 eprintln!("training batch {batch} hidden {hidden}: {runner}: {median:.3} ms/step");
-                line.point_with_spread(batch as f64, median, min, max);
-                csv.row(&[
+                rows.push(SweepRow {
                     runner,
-                    batch.to_string(),
-                    hidden.to_string(),
-                    steps.to_string(),
-                    format!("{median:.6}"),
-                    format!("{min:.6}"),
-                    format!("{max:.6}"),
-                ]);
+                    batch,
+                    hidden,
+                    steps,
+                    median_ms: round_to(median, 6),
+                    min_ms: round_to(min, 6),
+                    max_ms: round_to(max, 6),
+                });
             }
         }
-        series.extend(lines);
     }
     // ANCHOR_END: sweep
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    let adapter = ctx.adapter.get_info().name;
-    LineChart {
-        title: "One full-batch training step of a 2-hidden-3 MLP".into(),
-        subtitle: format!("CPU: one thread; GPU: {adapter}, wgpu 30; wall time per step"),
-        x_label: "batch (spiral points)".into(),
-        y_label: "milliseconds per step".into(),
-        log_x: true,
-        log_y: true,
-        series,
-        markers: vec![],
-    }
-    .write(&dir.join(format!("{name}.svg")))?;
-    Sidecar::new(
+    let chart = sweep_chart(&rows, &ctx.adapter.get_info().name);
+    let sidecar = Sidecar::new(
         &name,
         "Wall time per training step (forward, backward, SGD) on the CPU and on the GPU under \
          three schedules (a submit per kernel, a submit and loss read-back per step, losses \
@@ -187,8 +265,8 @@ pub fn run_sweep(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         "median of {} samples after one warm-up, each sample {} steps (4 at batch 30000); \
          min and max as the spread; batches {:?}, hidden {:?}",
         plan.samples, plan.steps, plan.batches, plan.hiddens
-    )])
-    .write(&dir.join(format!("{name}.json")))?;
+    )]);
+    Figure::new(sidecar).rows(&rows)?.chart(chart).write()?;
     Ok(())
 }
 
@@ -311,17 +389,7 @@ pub fn run_scopes(args: &FigureArgs) -> anyhow::Result<()> {
     let steps = if args.quick { 5 } else { 20 };
     let mut scopes = GpuScopes::new(&ctx)?;
     let name = figure_name(args, "training_scopes");
-    let mut csv = Csv::new(&[
-        "batch",
-        "hidden",
-        "batch_sums",
-        "scope",
-        "median_us",
-        "min_us",
-        "max_us",
-    ]);
-    let mut bars: Vec<Bar> = Vec::new();
-    let mut kernel_bars: Vec<Bar> = Vec::new();
+    let mut rows = Vec::new();
     let reductions = [
         BatchReduction::InvocationPerElement,
         BatchReduction::WorkgroupPerElement,
@@ -348,57 +416,19 @@ pub fn run_scopes(args: &FigureArgs) -> anyhow::Result<()> {
             us.sort_by(f64::total_cmp);
             let (median, min, max) = (us[us.len() / 2], us[0], us[us.len() - 1]);
             eprintln!("training scopes {batch}x{hidden}, {sums}: {label}: {median:.1} µs");
-            let bar = (
-                format!("{batch}×{hidden}, {sums}: {label}"),
-                median,
-                Some((min, max)),
-            );
-            // The phases and the two totals in one chart, the backward's kernels in another;
-            // the CPU's phases and the differences stay in the CSV.
-            if let Some(kernel) = label.strip_prefix("backward: ") {
-                kernel_bars.push((format!("{batch}×{hidden}, {sums}: {kernel}"), median, bar.2));
-            } else if !label.contains("(CPU)")
-                && !label.contains("outside")
-                && !label.contains("beyond")
-            {
-                bars.push(bar);
-            }
-            csv.row(&[
-                batch.to_string(),
-                hidden.to_string(),
-                sums.to_string(),
-                label,
-                format!("{median:.3}"),
-                format!("{min:.3}"),
-                format!("{max:.3}"),
-            ]);
+            rows.push(ScopeRow {
+                batch,
+                hidden,
+                batch_sums: sums.to_string(),
+                scope: label,
+                median_us: round_to(median, 3),
+                min_us: round_to(min, 3),
+                max_us: round_to(max, 3),
+            });
         }
     }
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    BarChart {
-        title: "Where one training step's time goes (batch × hidden)".into(),
-        subtitle: format!(
-            "{}: GPU timestamp scopes and the CPU's wall clock around submit and wait",
-            ctx.adapter.get_info().name
-        ),
-        y_label: "microseconds (median)".into(),
-        log_y: true,
-        bars,
-    }
-    .write(&dir.join(format!("{name}.svg")))?;
+    let [phases, kernels] = scope_charts(&rows, &ctx.adapter.get_info().name);
     let kernels_svg = format!("{name}_backward.svg");
-    BarChart {
-        title: "The backward pass's kernels, one scope each (batch × hidden)".into(),
-        subtitle: format!(
-            "{}: dW and db are the batch sums, dX the transposed product, relu' the mask",
-            ctx.adapter.get_info().name
-        ),
-        y_label: "microseconds (median)".into(),
-        log_y: true,
-        bars: kernel_bars,
-    }
-    .write(&dir.join(&kernels_svg))?;
     let mut side = Sidecar::new(
         &name,
         "GPU timestamp scopes of one training step (forward with the loss, backward with a scope \
@@ -415,7 +445,11 @@ pub fn run_scopes(args: &FigureArgs) -> anyhow::Result<()> {
          step, then the median"
     )]);
     // Listing any file replaces the usual pair, so all three are named.
-    side.files = vec![format!("{name}.csv"), format!("{name}.svg"), kernels_svg];
-    side.write(&dir.join(format!("{name}.json")))?;
+    side.files = vec![format!("{name}.csv"), format!("{name}.svg")];
+    Figure::new(side)
+        .rows(&rows)?
+        .chart(phases)
+        .extra(&kernels_svg, kernels)
+        .write()?;
     Ok(())
 }
