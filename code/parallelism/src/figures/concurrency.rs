@@ -6,7 +6,10 @@ use std::time::Duration;
 use bench_harness::{black_box, measure, measure_durations};
 use crossbeam_utils::Backoff;
 
-use super::output::{Figure, bar_figure, interleaved};
+use bench_harness::{LineChart, Series};
+use serde::{Deserialize, Serialize};
+
+use super::output::{BarSpec, BarValue, Figure, interleaved, rate_bars, sig7};
 use crate::primitives::spsc;
 
 const MESSAGES: u64 = 2_000_000;
@@ -81,6 +84,13 @@ fn array_queue_run() -> QueueRun {
 
 const SPSC_SAMPLES: usize = 21;
 
+pub const SPSC: BarSpec = rate_bars(
+    "spsc",
+    "Messages per second between two threads: this crate's SPSC ring vs crossbeam's ArrayQueue",
+    "SPSC ring buffer vs ArrayQueue (u64 messages, capacity 1024)",
+    "messages per second",
+);
+
 /// The ring against `ArrayQueue` (bars), and every sample of both with its waits (a second
 /// figure): a run in which the consumer keeps finding the queue empty passes each message on its
 /// own, one in which the producer keeps finding it full passes them in batches.
@@ -102,11 +112,7 @@ pub fn spsc() -> Vec<Figure> {
     let (ring, queue) = (stats[0], stats[1]);
     let rate = |s: &bench_harness::Stats| MESSAGES as f64 / s.median;
     let ratio = rate(&ring) / rate(&queue);
-    let bars = bar_figure(
-        "spsc",
-        "Messages per second between two threads: this crate's SPSC ring vs crossbeam's ArrayQueue",
-        "SPSC ring buffer vs ArrayQueue (u64 messages, capacity 1024)",
-        "messages per second",
+    let bars = SPSC.figure(
         vec![
             ("SPSC ring (this crate)".into(), ring, rate(&ring)),
             ("crossbeam ArrayQueue".into(), queue, rate(&queue)),
@@ -121,33 +127,11 @@ pub fn spsc() -> Vec<Figure> {
 
 /// Every sample: its rate against how often each side waited, per 1000 messages.
 fn spsc_regimes(runs: &[Vec<QueueRun>; 2]) -> Figure {
-    use super::output::{Table, sig7};
-    use bench_harness::{LineChart, Series};
-    /// One sample of `parallel_spsc_regimes.csv`.
-    #[derive(serde::Serialize)]
-    struct SampleRow {
-        variant: &'static str,
-        sample: usize,
-        seconds: f64,
-        messages_per_s: f64,
-        full_waits: u64,
-        empty_waits: u64,
-    }
     let mut csv = Vec::new();
-    let mut chart = LineChart {
-        title: "SPSC ring: each sample's rate against how often a side waited".into(),
-        subtitle: super::output::subtitle(),
-        x_label: "million messages per second (one sample)".into(),
-        y_label: "waits per 1000 messages".into(),
-        log_y: true,
-        ..Default::default()
-    };
     for (name, samples) in ["SPSC ring", "ArrayQueue"].iter().zip(runs) {
-        let mut sorted: Vec<&QueueRun> = samples.iter().collect();
-        sorted.sort_by_key(|r| std::cmp::Reverse(r.time));
         for (i, r) in samples.iter().enumerate() {
             csv.push(SampleRow {
-                variant: name,
+                variant: (*name).to_owned(),
                 sample: i,
                 seconds: sig7(r.time.as_secs_f64()),
                 messages_per_s: sig7(MESSAGES as f64 / r.time.as_secs_f64()),
@@ -155,29 +139,60 @@ fn spsc_regimes(runs: &[Vec<QueueRun>; 2]) -> Figure {
                 empty_waits: r.empty_waits,
             });
         }
-        if *name == "SPSC ring" {
-            let per_k = |w: u64| (w as f64 * 1000.0 / MESSAGES as f64).max(1e-3);
-            let mut full = Series::new("ring: push found it full");
-            let mut empty = Series::new("ring: pop found it empty");
-            for r in sorted {
-                let x = MESSAGES as f64 / r.time.as_secs_f64() / 1e6;
-                full.point(x, per_k(r.full_waits));
-                empty.point(x, per_k(r.empty_waits));
-            }
-            chart.series.extend([full, empty]);
-        }
     }
-    Figure {
-        name: "spsc_regimes",
-        description: "Every SPSC sample (ring and ArrayQueue): time, rate, failed pushes (queue \
-                      full) and failed pops (queue empty)",
-        table: Table::rows(csv),
-        chart: super::output::Chart::Line(chart),
-        notes: vec![format!(
+    Figure::new(
+        "spsc_regimes",
+        "Every SPSC sample (ring and ArrayQueue): time, rate, failed pushes (queue full) and \
+         failed pops (queue empty)",
+        csv,
+        spsc_regimes_chart,
+        vec![format!(
             "{MESSAGES} messages per sample; waits of 0 are drawn at 0.001 per 1000 on the log axis"
         )],
-    }
+    )
 }
+
+/// One sample of `parallel_spsc_regimes.csv`.
+#[derive(Serialize, Deserialize)]
+pub struct SampleRow {
+    variant: String,
+    sample: usize,
+    seconds: f64,
+    messages_per_s: f64,
+    full_waits: u64,
+    empty_waits: u64,
+}
+
+/// The ring's samples, slowest first: rate against waits per 1000 messages on each side.
+pub fn spsc_regimes_chart(rows: &[SampleRow], subtitle: &str) -> String {
+    let mut chart = LineChart {
+        title: "SPSC ring: each sample's rate against how often a side waited".into(),
+        subtitle: subtitle.to_owned(),
+        x_label: "million messages per second (one sample)".into(),
+        y_label: "waits per 1000 messages".into(),
+        log_y: true,
+        ..Default::default()
+    };
+    let mut ring: Vec<&SampleRow> = rows.iter().filter(|r| r.variant == "SPSC ring").collect();
+    ring.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
+    let per_k = |w: u64| (w as f64 * 1000.0 / MESSAGES as f64).max(1e-3);
+    let mut full = Series::new("ring: push found it full");
+    let mut empty = Series::new("ring: pop found it empty");
+    for r in ring {
+        let x = MESSAGES as f64 / r.seconds / 1e6;
+        full.point(x, per_k(r.full_waits));
+        empty.point(x, per_k(r.empty_waits));
+    }
+    chart.series.extend([full, empty]);
+    chart.to_svg()
+}
+
+pub const FALSE_SHARING: BarSpec = rate_bars(
+    "false_sharing",
+    "Two threads each incrementing their own atomic counter: adjacent vs cache-padded",
+    "False sharing: two private counters, same line vs padded",
+    "increments per second (both threads)",
+);
 
 pub fn false_sharing() -> Figure {
     use crate::false_sharing::{hammer_adjacent, hammer_padded};
@@ -197,11 +212,7 @@ pub fn false_sharing() -> Figure {
     let (adjacent, padded) = (stats[0], stats[1]);
     let rate = |s: &bench_harness::Stats| 2.0 * N as f64 / s.median;
     let ratio = adjacent.median / padded.median;
-    bar_figure(
-        "false_sharing",
-        "Two threads each incrementing their own atomic counter: adjacent vs cache-padded",
-        "False sharing: two private counters, same line vs padded",
-        "increments per second (both threads)",
+    FALSE_SHARING.figure(
         vec![
             ("adjacent (one line)".into(), adjacent, rate(&adjacent)),
             ("CachePadded".into(), padded, rate(&padded)),
@@ -214,6 +225,13 @@ pub fn false_sharing() -> Figure {
         ],
     )
 }
+
+pub const HISTOGRAM: BarSpec = rate_bars(
+    "histogram",
+    "A 256-bin byte histogram of 8 MiB of random bytes, five ways",
+    "Parallel histogram of 8 MiB random bytes",
+    "MB per second",
+);
 
 pub fn histogram() -> Figure {
     use crate::histogram::*;
@@ -254,15 +272,22 @@ pub fn histogram() -> Figure {
             (name.to_string(), s, BYTES as f64 / s.median / 1e6)
         })
         .collect();
-    bar_figure(
-        "histogram",
-        "A 256-bin byte histogram of 8 MiB of random bytes, five ways",
-        "Parallel histogram of 8 MiB random bytes",
-        "MB per second",
+    HISTOGRAM.figure(
         bars,
         vec![format!("{threads} threads for the parallel variants")],
     )
 }
+
+/// Bars of wall time in milliseconds (the rate column holds 1000 × the median): whiskers are
+/// p10..p90 scaled the same way.
+pub const ASYNC: BarSpec = BarSpec {
+    name: "async",
+    description: "Async for many waiting tasks vs CPU work: wall time of each program",
+    title: "Async: many waits vs CPU work (wall time, lower is better)",
+    y_label: "milliseconds",
+    value: BarValue::Time,
+    log_y: false,
+};
 
 pub fn async_contrast() -> Figure {
     use crate::async_waiting::*;
@@ -301,11 +326,7 @@ pub fn async_contrast() -> Figure {
         ("CPU jobs: tokio, 2 workers", ms(tokio_cpu)),
         ("CPU jobs: rayon", ms(rayon_cpu)),
     ];
-    let mut figure = bar_figure(
-        "async",
-        "Async for many waiting tasks vs CPU work: wall time of each program",
-        "Async: many waits vs CPU work (wall time, lower is better)",
-        "milliseconds",
+    ASYNC.figure(
         entries
             .into_iter()
             .map(|(n, (s, v))| (n.to_owned(), s, v))
@@ -313,12 +334,5 @@ pub fn async_contrast() -> Figure {
         vec![format!(
             "CPU jobs: {JOBS} jobs of {ROUNDS} hash rounds each; waits: {WAITERS} tasks each sleeping 50 ms"
         )],
-    );
-    // Whiskers for a time are p10..p90 directly (bar_figure assumes a rate).
-    if let super::output::Chart::Bar(chart) = &mut figure.chart {
-        for (bar, (_, (s, _))) in chart.bars.iter_mut().zip(entries) {
-            bar.2 = Some((s.p10 * 1e3, s.p90 * 1e3));
-        }
-    }
-    figure
+    )
 }

@@ -4,6 +4,7 @@
 mod concurrency;
 mod data;
 mod output;
+mod redraw;
 mod sync_figures;
 
 use output::Figure;
@@ -35,7 +36,16 @@ pub const NAMES: &[&str] = &[
 
 /// Runs every figure, or only those named by `--only`. `--quick` shrinks the sweeps of the
 /// threads, locks, channels and false-sharing figures (the others already run in seconds).
+/// `--redraw` measures nothing: it draws the charts again from the CSVs in the output folder.
 pub fn run(args: &bench_harness::FigureArgs) -> Result<(), Box<dyn std::error::Error>> {
+    if args.redraw {
+        if let Some(part) = args.only.iter().find(|p| !NAMES.contains(&p.as_str())) {
+            let known = NAMES.join(", ");
+            return Err(format!("unknown part `{part}` in --only; the parts are: {known}").into());
+        }
+        redraw::run(args)?;
+        return Ok(());
+    }
     args.start(NAMES)?;
     let only: Vec<&str> = NAMES.iter().copied().filter(|n| args.wants(n)).collect();
     let progress = bench_harness::Progress::new(only.len() as u64, "parallelism figures");

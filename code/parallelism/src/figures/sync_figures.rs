@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use bench_harness::{LineChart, Series, Stats, black_box};
 use crossbeam_utils::Backoff;
+use serde::{Deserialize, Serialize};
 
-use super::output::{Chart, Figure, Table, bar_figure, interleaved, row, sig7, subtitle};
+use super::output::{BarSpec, BarValue, Figure, TimingRow, interleaved, rate_bars, row, sig7};
 
 /// How big each sweep is: the full run, or a smoke test (`--quick`).
 #[derive(Clone, Copy)]
@@ -22,14 +23,26 @@ impl Size {
     }
 }
 
-fn line_chart(title: &str, x_label: &str, y_label: &str) -> LineChart {
+fn line_chart(title: &str, subtitle: &str, x_label: &str, y_label: &str) -> LineChart {
     LineChart {
         title: title.to_owned(),
-        subtitle: subtitle(),
+        subtitle: subtitle.to_owned(),
         x_label: x_label.to_owned(),
         y_label: y_label.to_owned(),
         ..Default::default()
     }
+}
+
+/// The variants of timing rows in the order they first appear, each with its rows.
+fn by_variant(rows: &[TimingRow]) -> Vec<(&str, Vec<&TimingRow>)> {
+    let mut groups: Vec<(&str, Vec<&TimingRow>)> = Vec::new();
+    for r in rows {
+        match groups.iter_mut().find(|(v, _)| *v == r.variant) {
+            Some((_, group)) => group.push(r),
+            None => groups.push((&r.variant, vec![r])),
+        }
+    }
+    groups
 }
 
 fn cpu_list(path: &str) -> Option<String> {
@@ -79,14 +92,7 @@ pub fn false_sharing_sweep(size: Size) -> Vec<Figure> {
     }
     let distances: Vec<usize> = (0..=256).step_by(step).collect();
     let mut csv = Vec::new();
-    let mut chart = line_chart(
-        "False sharing: ns per increment vs distance between two counters",
-        "distance between the two counters (bytes)",
-        "ns per increment (each thread)",
-    );
-    chart.markers = vec![(64.0, "64 B line".into()), (128.0, "128 B".into())];
     for (label, cpus) in &placements {
-        let mut series = Series::new(label);
         // Every distance once per round, so that each sees the same background over time.
         let mut times = vec![Vec::new(); distances.len()];
         for round in 0..=samples {
@@ -99,25 +105,43 @@ pub fn false_sharing_sweep(size: Size) -> Vec<Figure> {
         }
         for (&d, t) in distances.iter().zip(&times) {
             let s = Stats::from_seconds(t).expect("samples >= 1");
-            let ns = |x: f64| x / n as f64 * 1e9;
-            series.point_with_spread(d as f64, ns(s.median), ns(s.p10), ns(s.p90));
-            row(&mut csv, label, d as f64, &s, ns(s.median));
+            row(&mut csv, label, d as f64, &s, s.median / n as f64 * 1e9);
         }
-        chart.series.push(series);
     }
     // ANCHOR_END: sweep
-    vec![Figure {
-        name: "false_sharing_sweep",
-        description: "Two threads each increment an atomic counter; the counters are 0 (the same counter) to 256 bytes apart",
-        table: Table::rows(csv),
-        chart: Chart::Line(chart),
-        notes: vec![
+    vec![Figure::new(
+        "false_sharing_sweep",
+        "Two threads each increment an atomic counter; the counters are 0 (the same counter) to 256 bytes apart",
+        csv,
+        false_sharing_sweep_chart,
+        vec![
             format!("{n} Relaxed fetch_add per thread; {samples} samples per point after 1 warm-up round, distances interleaved; rate column = ns per increment (median)"),
             "the first counter starts a 4096-byte-aligned block, so distance d puts the second counter on line d/64".into(),
             format!("placements: {}", placements.iter().map(|(l, c)| format!("{l} {c:?}")).collect::<Vec<_>>().join(", ")),
             topo,
         ],
-    }]
+    )]
+}
+
+/// Nanoseconds per increment against the distance, one line per placement (the rate column is
+/// the median in ns; p10 and p90 are scaled the same way).
+pub fn false_sharing_sweep_chart(rows: &[TimingRow], subtitle: &str) -> String {
+    let mut chart = line_chart(
+        "False sharing: ns per increment vs distance between two counters",
+        subtitle,
+        "distance between the two counters (bytes)",
+        "ns per increment (each thread)",
+    );
+    chart.markers = vec![(64.0, "64 B line".into()), (128.0, "128 B".into())];
+    for (label, rows) in by_variant(rows) {
+        let mut series = Series::new(label);
+        for r in rows {
+            let ns = r.rate / r.median_s;
+            series.point_with_spread(r.param, r.rate, r.p10_s * ns, r.p90_s * ns);
+        }
+        chart.series.push(series);
+    }
+    chart.to_svg()
 }
 
 // ANCHOR: locks_sweep
@@ -134,24 +158,14 @@ pub fn locks(size: Size) -> Vec<Figure> {
     let samples = size.pick(5, 1);
     let budget = size.pick(20e-3, 1e-3); // seconds of critical sections per run, one thread
     let mut figures = Vec::new();
-    for (name, cs_ns) in [
-        ("locks_0ns", 0u64),
-        ("locks_100ns", 100),
-        ("locks_1000ns", 1000),
-    ] {
+    for (name, cs_ns) in LOCKS {
         let rounds = rounds_for(Duration::from_nanos(cs_ns));
         let ops_total = (budget / ((cs_ns as f64 + 20.0) * 1e-9)) as u64;
         let mut csv = Vec::new();
-        let mut chart = line_chart(
-            &format!("Shared counter under contention: {cs_ns} ns of work per operation"),
-            "threads",
-            "million operations per second (all threads)",
-        );
         let mut notes = vec![format!(
             "{ops_total} operations per run split over the threads; work = {rounds} xorshift rounds (calibrated to ~{cs_ns} ns); {samples} samples after 1 warm-up; rate = operations per second (median)"
         )];
         for sharing in Sharing::ALL {
-            let mut series = Series::new(sharing.label());
             for &t in &threads {
                 let ops = ops_total.div_ceil(t as u64);
                 let mut retries = 0;
@@ -162,12 +176,6 @@ pub fn locks(size: Size) -> Vec<Figure> {
                 };
                 let s = bench_harness::measure_durations(1, samples, &mut run);
                 let rate = (ops * t as u64) as f64 / s.median;
-                series.point_with_spread(
-                    t as f64,
-                    rate / 1e6,
-                    rate * s.median / s.p90 / 1e6,
-                    rate * s.median / s.p10 / 1e6,
-                );
                 row(&mut csv, sharing.label(), t as f64, &s, rate);
                 if sharing == Sharing::CasLoop {
                     notes.push(format!(
@@ -175,19 +183,44 @@ pub fn locks(size: Size) -> Vec<Figure> {
                     ));
                 }
             }
-            chart.series.push(series);
         }
-        figures.push(Figure {
+        figures.push(Figure::new(
             name,
-            description: "Operations per second on one shared value: Mutex, read-mostly RwLock, fetch_add, CAS loop",
-            table: Table::rows(csv),
-            chart: Chart::Line(chart),
+            "Operations per second on one shared value: Mutex, read-mostly RwLock, fetch_add, CAS loop",
+            csv,
+            move |rows, subtitle| locks_chart(cs_ns, rows, subtitle),
             notes,
-        });
+        ));
     }
     figures
 }
 // ANCHOR_END: locks_sweep
+
+/// The lock figures: (name, nanoseconds of work per operation).
+pub const LOCKS: [(&str, u64); 3] = [
+    ("locks_0ns", 0),
+    ("locks_100ns", 100),
+    ("locks_1000ns", 1000),
+];
+
+/// Million operations per second against the thread count, one line per kind of sharing.
+pub fn locks_chart(cs_ns: u64, rows: &[TimingRow], subtitle: &str) -> String {
+    let mut chart = line_chart(
+        &format!("Shared counter under contention: {cs_ns} ns of work per operation"),
+        subtitle,
+        "threads",
+        "million operations per second (all threads)",
+    );
+    for (label, rows) in by_variant(rows) {
+        let mut series = Series::new(label);
+        for r in rows {
+            let scale = r.rate * r.median_s / 1e6;
+            series.point_with_spread(r.param, r.rate / 1e6, scale / r.p90_s, scale / r.p10_s);
+        }
+        chart.series.push(series);
+    }
+    chart.to_svg()
+}
 
 /// Sends `messages` numbers from one thread to this one through `send`/`recv` closures that
 /// block, and returns the wall time.
@@ -377,11 +410,7 @@ pub fn channels(size: Size) -> Vec<Figure> {
         .zip(&stats)
         .map(|(name, s)| (name.to_string(), *s, messages as f64 / s.median))
         .collect();
-    let throughput = bar_figure(
-        "channel_throughput",
-        "Messages per second from one thread to another (u64 messages), five channels",
-        "Channel throughput, one producer and one consumer",
-        "messages per second",
+    let throughput = CHANNEL_THROUGHPUT.figure(
         bars,
         vec![format!(
             "{messages} messages per sample, {samples} samples interleaved after 1 warm-up round"
@@ -390,50 +419,72 @@ pub fn channels(size: Size) -> Vec<Figure> {
     let count = size.pick(20_000, 500);
     let gap = Duration::from_micros(10);
     let qs = [0.5, 0.9, 0.99, 0.999];
-    /// One percentile of one channel in `parallel_channel_latency.csv`.
-    #[derive(serde::Serialize)]
-    struct LatencyRow {
-        variant: &'static str,
-        percentile: f64,
-        latency_s: f64,
-        messages: usize,
-    }
     let mut csv = Vec::new();
-    let mut chart = line_chart(
-        "One-way channel latency, one message every 10 µs",
-        "percentile",
-        "latency (µs)",
-    );
-    chart.log_y = true;
     for (k, name) in CHANNELS.iter().enumerate() {
         latencies(k, count / 10, gap); // warm-up
         let mut l = latencies(k, count, gap);
         l.sort_by(f64::total_cmp);
-        let mut series = Series::new(name);
-        for (i, q) in qs.iter().enumerate() {
-            let v = percentile(&l, *q);
-            series.point(i as f64, v * 1e6);
+        for q in qs {
             csv.push(LatencyRow {
-                variant: name,
-                percentile: *q,
-                latency_s: sig7(v),
+                variant: (*name).to_owned(),
+                percentile: q,
+                latency_s: sig7(percentile(&l, q)),
                 messages: count,
             });
         }
-        chart.series.push(series);
     }
-    chart.x_label = "percentile (0 = p50, 1 = p90, 2 = p99, 3 = p99.9)".into();
-    let latency = Figure {
-        name: "channel_latency",
-        description: "One-way latency of one message sent every 10 µs: p50, p90, p99, p99.9",
-        table: Table::rows(csv),
-        chart: Chart::Line(chart),
-        notes: vec![format!(
+    let latency = Figure::new(
+        "channel_latency",
+        "One-way latency of one message sent every 10 µs: p50, p90, p99, p99.9",
+        csv,
+        channel_latency_chart,
+        vec![format!(
             "{count} messages per channel after {} warm-up; the receiver blocks in recv() (std, crossbeam) or spins with backoff (SPSC ring)",
             count / 10
         )],
-    };
+    );
     vec![throughput, latency]
+}
+
+pub const CHANNEL_THROUGHPUT: BarSpec = rate_bars(
+    "channel_throughput",
+    "Messages per second from one thread to another (u64 messages), five channels",
+    "Channel throughput, one producer and one consumer",
+    "messages per second",
+);
+
+/// One percentile of one channel in `parallel_channel_latency.csv`.
+#[derive(Serialize, Deserialize)]
+pub struct LatencyRow {
+    variant: String,
+    percentile: f64,
+    latency_s: f64,
+    messages: usize,
+}
+
+/// Latency in µs at each percentile (p50, p90, p99, p99.9 at x = 0..3), one line per channel.
+pub fn channel_latency_chart(rows: &[LatencyRow], subtitle: &str) -> String {
+    let mut chart = line_chart(
+        "One-way channel latency, one message every 10 µs",
+        subtitle,
+        "percentile (0 = p50, 1 = p90, 2 = p99, 3 = p99.9)",
+        "latency (µs)",
+    );
+    chart.log_y = true;
+    let mut names: Vec<&str> = Vec::new();
+    for r in rows {
+        if !names.contains(&r.variant.as_str()) {
+            names.push(&r.variant);
+        }
+    }
+    for name in names {
+        let mut series = Series::new(name);
+        for (i, r) in rows.iter().filter(|r| r.variant == name).enumerate() {
+            series.point(i as f64, r.latency_s * 1e6);
+        }
+        chart.series.push(series);
+    }
+    chart.to_svg()
 }
 
 pub fn backpressure(size: Size) -> Vec<Figure> {
@@ -441,43 +492,53 @@ pub fn backpressure(size: Size) -> Vec<Figure> {
     let messages = size.pick(20_000, 2_000);
     let every = size.pick(100, 50);
     let rounds = crate::contention::rounds_for(Duration::from_micros(1));
-    /// One sample of the queue length in `parallel_backpressure.csv`.
-    #[derive(serde::Serialize)]
-    struct QueueRow {
-        variant: &'static str,
-        sent: usize,
-        elapsed_s: f64,
-        queued: usize,
-    }
     let mut csv = Vec::new();
-    let mut chart = line_chart(
-        "Back-pressure: messages waiting in the channel, fast producer, slow consumer",
-        "time since the first send (ms)",
-        "messages in the queue",
-    );
     for (label, capacity) in [("bounded(64)", Some(64)), ("unbounded", None)] {
-        let trace = queue_length_trace(capacity, messages, every, rounds);
-        let mut series = Series::new(label);
-        for s in &trace {
-            series.point(s.elapsed.as_secs_f64() * 1e3, s.queued as f64);
+        for s in queue_length_trace(capacity, messages, every, rounds) {
             csv.push(QueueRow {
-                variant: label,
+                variant: label.to_owned(),
                 sent: s.sent,
                 elapsed_s: sig7(s.elapsed.as_secs_f64()),
                 queued: s.queued,
             });
         }
-        chart.series.push(series);
     }
-    vec![Figure {
-        name: "backpressure",
-        description: "Queue length over time: a producer sending as fast as it can, a consumer doing ~1 µs of work per message, crossbeam bounded(64) vs unbounded",
-        table: Table::rows(csv),
-        chart: Chart::Line(chart),
-        notes: vec![format!(
+    vec![Figure::new(
+        "backpressure",
+        "Queue length over time: a producer sending as fast as it can, a consumer doing ~1 µs of work per message, crossbeam bounded(64) vs unbounded",
+        csv,
+        backpressure_chart,
+        vec![format!(
             "{messages} messages, length sampled by the producer every {every}; consumer work = {rounds} xorshift rounds (~1 µs)"
         )],
-    }]
+    )]
+}
+
+/// One sample of the queue length in `parallel_backpressure.csv`.
+#[derive(Serialize, Deserialize)]
+pub struct QueueRow {
+    variant: String,
+    sent: usize,
+    elapsed_s: f64,
+    queued: usize,
+}
+
+/// Messages waiting against the time since the first send, one line per channel.
+pub fn backpressure_chart(rows: &[QueueRow], subtitle: &str) -> String {
+    let mut chart = line_chart(
+        "Back-pressure: messages waiting in the channel, fast producer, slow consumer",
+        subtitle,
+        "time since the first send (ms)",
+        "messages in the queue",
+    );
+    for label in ["bounded(64)", "unbounded"] {
+        let mut series = Series::new(label);
+        for r in rows.iter().filter(|r| r.variant == label) {
+            series.point(r.elapsed_s * 1e3, r.queued as f64);
+        }
+        chart.series.push(series);
+    }
+    chart.to_svg()
 }
 
 /// A function the optimiser may not inline: the cost of an ordinary call, for scale.
@@ -515,11 +576,7 @@ pub fn spawn_cost(size: Size) -> Vec<Figure> {
         "rayon::join (pool)",
         "plain call",
     ];
-    let mut figure = bar_figure(
-        "spawn_cost",
-        "Time to start a thread and wait for it, against handing work to rayon's pool and a plain call",
-        "Cost of one spawn + join (µs, lower is better)",
-        "microseconds per spawn + join",
+    let figure = SPAWN_COST.figure(
         labels
             .iter()
             .zip(&stats)
@@ -529,18 +586,22 @@ pub fn spawn_cost(size: Size) -> Vec<Figure> {
             "{n} spawn+join in a row per sample, {samples} samples interleaved; rate = µs per spawn+join (median / {n})"
         )],
     );
-    if let Chart::Bar(chart) = &mut figure.chart {
-        chart.log_y = true;
-        for (bar, s) in chart.bars.iter_mut().zip(&stats) {
-            bar.2 = Some((s.p10 / n as f64 * 1e6, s.p90 / n as f64 * 1e6));
-        }
-    }
     vec![figure]
 }
 
+/// Bars of microseconds per spawn + join on a log axis (the rate column holds the median / n).
+pub const SPAWN_COST: BarSpec = BarSpec {
+    name: "spawn_cost",
+    description: "Time to start a thread and wait for it, against handing work to rayon's pool and a plain call",
+    title: "Cost of one spawn + join (µs, lower is better)",
+    y_label: "microseconds per spawn + join",
+    value: BarValue::Time,
+    log_y: true,
+};
+
 // ANCHOR: amdahl_fig
 pub fn amdahl(size: Size) -> Vec<Figure> {
-    use crate::threads::{amdahl_job, amdahl_speedup, fit_serial_fraction, worker_count};
+    use crate::threads::{amdahl_job, fit_serial_fraction, worker_count};
     let cpus = worker_count();
     let items: u64 = size.pick(40_000, 2_000);
     let rounds = 1_000; // about 1–3 µs per item
@@ -576,42 +637,16 @@ pub fn amdahl(size: Size) -> Vec<Figure> {
     let designed = serial_alone.median / t1;
     // ANCHOR_END: amdahl_fig
     let mut csv = Vec::new();
-    let mut chart = line_chart(
-        "Amdahl's law: measured speed-up vs the fitted formula",
-        "threads",
-        "speed-up over 1 thread",
-    );
-    let mut measured = Series::new("measured");
     for (&p, s) in counts.iter().zip(&times) {
-        measured.point_with_spread(p as f64, t1 / s.median, t1 / s.p90, t1 / s.p10);
         row(&mut csv, "measured", p as f64, s, t1 / s.median);
     }
-    chart.series.push(measured);
-    let max_p = 2 * cpus;
-    let mut model = |label: &str, s: f64| {
-        let mut series = Series::new(&format!("{label} s = {s:.3}"));
-        for p in 1..=max_p {
-            series.point(p as f64, amdahl_speedup(s, p as f64));
-        }
-        chart.series.push(series);
-    };
-    model("serial step alone:", designed);
-    if let Some(s) = fitted {
-        model("fitted:", s);
-    }
-    let mut ideal = Series::new("ideal (s = 0)");
-    for p in 1..=cpus {
-        ideal.point(p as f64, p as f64);
-    }
-    chart.series.push(ideal);
-    chart.markers = vec![(cpus as f64, format!("{cpus} CPUs"))];
     row(&mut csv, "serial step alone", 1.0, &serial_alone, designed);
-    vec![Figure {
-        name: "amdahl",
-        description: "Speed-up of a job with a parallel part and a serial step, 1 thread to twice the CPUs, against Amdahl's law",
-        table: Table::rows(csv),
-        chart: Chart::Line(chart),
-        notes: vec![
+    vec![Figure::new(
+        "amdahl",
+        "Speed-up of a job with a parallel part and a serial step, 1 thread to twice the CPUs, against Amdahl's law",
+        csv,
+        amdahl_chart,
+        vec![
             format!(
                 "{items} items x {rounds} rounds in parallel, then one chain of {serial_rounds} rounds; {samples} samples per point"
             ),
@@ -627,5 +662,55 @@ pub fn amdahl(size: Size) -> Vec<Figure> {
                 "thread counts: {counts:?}; the last is 2x the CPUs and is left out of the fit"
             ),
         ],
-    }]
+    )]
+}
+
+/// The measured speed-ups against Amdahl's law with the serial step's own fraction, the fraction
+/// fitted over 2..=CPUs threads, and the ideal line. The last thread count is twice the CPUs.
+pub fn amdahl_chart(rows: &[TimingRow], subtitle: &str) -> String {
+    use crate::threads::{amdahl_speedup, fit_serial_fraction};
+    let measured_rows: Vec<&TimingRow> = rows.iter().filter(|r| r.variant == "measured").collect();
+    let t1 = measured_rows.first().map_or(1.0, |r| r.median_s);
+    let max_p = measured_rows.last().map_or(1, |r| r.param as usize);
+    let cpus = (max_p / 2).max(1);
+    let mut chart = line_chart(
+        "Amdahl's law: measured speed-up vs the fitted formula",
+        subtitle,
+        "threads",
+        "speed-up over 1 thread",
+    );
+    let mut measured = Series::new("measured");
+    for r in &measured_rows {
+        measured.point_with_spread(r.param, t1 / r.median_s, t1 / r.p90_s, t1 / r.p10_s);
+    }
+    chart.series.push(measured);
+    let points: Vec<(f64, f64)> = measured_rows
+        .iter()
+        .filter(|r| r.param <= cpus as f64)
+        .map(|r| (r.param, t1 / r.median_s))
+        .collect();
+    let designed = rows
+        .iter()
+        .find(|r| r.variant == "serial step alone")
+        .map(|r| r.rate);
+    let mut model = |label: &str, s: f64| {
+        let mut series = Series::new(&format!("{label} s = {s:.3}"));
+        for p in 1..=max_p {
+            series.point(p as f64, amdahl_speedup(s, p as f64));
+        }
+        chart.series.push(series);
+    };
+    if let Some(s) = designed {
+        model("serial step alone:", s);
+    }
+    if let Some(s) = fit_serial_fraction(&points) {
+        model("fitted:", s);
+    }
+    let mut ideal = Series::new("ideal (s = 0)");
+    for p in 1..=cpus {
+        ideal.point(p as f64, p as f64);
+    }
+    chart.series.push(ideal);
+    chart.markers = vec![(cpus as f64, format!("{cpus} CPUs"))];
+    chart.to_svg()
 }
