@@ -10,21 +10,28 @@ use gpu_context::{GpuContext, Requirements, wgpu, workgroups_for};
 use crate::gpu::{Frame, GpuScene, RenderError, WORKGROUP, bind};
 use crate::sampling::RenderSettings;
 
-/// The shader: the shared functions, then the counting kernel. (WGSL spells the extension
-/// `enable subgroups;`, but Naga 30 rejects that line and takes the built-ins without it, once
-/// the device has the feature.)
+/// The ballot that every counting kernel takes (`count_ballot`): joined to each of their
+/// shaders, since WGSL has no imports.
+pub const BALLOT_WGSL: &str = include_str!("shaders/ballot.wgsl");
+
+/// The shader: the shared functions and the ballot, then the counting kernel. (WGSL spells the
+/// extension `enable subgroups;`, but Naga 30 rejects that line and takes the built-ins without
+/// it, once the device has the feature.)
 pub fn source() -> String {
     [
         include_str!("shaders/common.wgsl"),
+        BALLOT_WGSL,
         include_str!("shaders/lane_count.wgsl"),
     ]
     .concat()
 }
 
-/// The shader of the per-bounce count: the shared functions, then the counting megakernel.
+/// The shader of the per-bounce count: the shared functions and the ballot, then the counting
+/// megakernel.
 pub fn bounce_source() -> String {
     [
         include_str!("shaders/common.wgsl"),
+        BALLOT_WGSL,
         include_str!("shaders/bounce_lanes.wgsl"),
     ]
     .concat()

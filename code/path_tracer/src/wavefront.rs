@@ -21,11 +21,13 @@ pub fn source() -> String {
 }
 
 /// The wavefront's shader with an `intersect` that counts its lanes by subgroup ballots (needs
-/// `wgpu::Features::SUBGROUP`; see [`crate::lane_count`]).
+/// `wgpu::Features::SUBGROUP`; see [`crate::lane_count`]), the ballot shared with the other
+/// counting kernels.
 pub fn lane_counting_source() -> String {
     [
-        source(),
-        include_str!("shaders/wavefront_lanes.wgsl").into(),
+        source().as_str(),
+        crate::lane_count::BALLOT_WGSL,
+        include_str!("shaders/wavefront_lanes.wgsl"),
     ]
     .concat()
 }

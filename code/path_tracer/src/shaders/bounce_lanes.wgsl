@@ -4,15 +4,7 @@
 @group(0) @binding(3) var<storage, read> materials: array<Material>;
 // For bounce b: [3b] lanes busy, summed over the subgroups that ran bounce b; [3b + 1] lanes
 // offered (the subgroup's width, once for each subgroup that ran it); [3b + 2] those subgroups.
-@group(0) @binding(4) var<storage, read_write> counters: array<atomic<u32>>;
-
-// The lowest lane set in a ballot (the ballot of a running lane is never empty).
-fn lowest_voter(b: vec4u) -> u32 {
-    if b.x != 0u { return firstTrailingBit(b.x); }
-    if b.y != 0u { return 32u + firstTrailingBit(b.y); }
-    if b.z != 0u { return 64u + firstTrailingBit(b.z); }
-    return 96u + firstTrailingBit(b.w);
-}
+@group(0) @binding(4) var<storage, read_write> lane_counters: array<atomic<u32>>;
 
 // The megakernel's paths (first sample), with a ballot at the top of every bounce: the lanes
 // whose paths are still alive vote, so a subgroup that runs bounce b reports how many of its
@@ -30,15 +22,7 @@ fn count_bounce_lanes(
     var origin = CAMERA;
     var dir = camera_dir(params, pixel, jitter);
     for (var bounce = 0u; bounce < params.max_depth; bounce++) {
-        // ANCHOR: bounce_ballot
-        let voters = subgroupBallot();
-        if lane == lowest_voter(voters) {
-            let busy = countOneBits(voters);
-            atomicAdd(&counters[3u * bounce], busy.x + busy.y + busy.z + busy.w);
-            atomicAdd(&counters[3u * bounce + 1u], width);
-            atomicAdd(&counters[3u * bounce + 2u], 1u);
-        }
-        // ANCHOR_END: bounce_ballot
+        count_ballot(lane, width, 3u * bounce, 3u * bounce + 1u, 3u * bounce + 2u);
         let hit = closest_hit(origin, dir);
         if hit.triangle == NO_HIT { break; }
         let tri = triangles[hit.triangle];

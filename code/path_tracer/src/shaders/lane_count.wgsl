@@ -3,19 +3,11 @@
 @group(0) @binding(2) var<storage, read> nodes: array<Node>;
 // 0: lanes busy, summed over every trip of every subgroup; 1: lanes offered (subgroup size per
 // trip); 2: trips of every lane; 3: trips of every subgroup.
-@group(0) @binding(3) var<storage, read_write> counters: array<atomic<u32>, 4>;
-
-// The lowest lane set in a ballot (the ballot of a running lane is never empty).
-fn first_lane(b: vec4u) -> u32 {
-    if b.x != 0u { return firstTrailingBit(b.x); }
-    if b.y != 0u { return 32u + firstTrailingBit(b.y); }
-    if b.z != 0u { return 64u + firstTrailingBit(b.z); }
-    return 96u + firstTrailingBit(b.w);
-}
+@group(0) @binding(3) var<storage, read_write> lane_counters: array<atomic<u32>, 4>;
 
 // Each camera ray walks the tree as in `closest_hit`. At the top of every trip round the loop,
-// the lanes that run it together vote, and the lowest of them adds how many voted and how many
-// lanes the subgroup has: the hardware's own lane use, counted while the walk runs.
+// the lanes that run it together vote (`count_ballot`, in ballot.wgsl), counting the lanes
+// busy in the walk.
 @compute @workgroup_size(64)
 fn count_lanes(
     @builtin(global_invocation_id) id: vec3u,
@@ -34,13 +26,7 @@ fn count_lanes(
     // ANCHOR: lane_count
     var trips = 0u;
     while top > 0u {
-        let voters = subgroupBallot();
-        if lane == first_lane(voters) {
-            let busy = countOneBits(voters);
-            atomicAdd(&counters[0], busy.x + busy.y + busy.z + busy.w);
-            atomicAdd(&counters[1], width);
-            atomicAdd(&counters[3], 1u);
-        }
+        count_ballot(lane, width, 0u, 1u, 3u);
         trips += 1u;
         top -= 1u;
         let index = stack[top];
@@ -57,6 +43,6 @@ fn count_lanes(
             top += 2u;
         }
     }
-    atomicAdd(&counters[2], trips);
+    atomicAdd(&lane_counters[2], trips);
 }
 // ANCHOR_END: lane_count

@@ -1,14 +1,6 @@
 // Per bounce b: [4b] lanes busy, summed over every trip of every subgroup; [4b + 1] lanes offered
 // (the subgroup's width per trip); [4b + 2] trips of every lane; [4b + 3] trips of every subgroup.
-@group(0) @binding(10) var<storage, read_write> lanes: array<atomic<u32>>;
-
-// The lowest lane set in a ballot (the ballot of a running lane is never empty).
-fn lowest_lane(b: vec4u) -> u32 {
-    if b.x != 0u { return firstTrailingBit(b.x); }
-    if b.y != 0u { return 32u + firstTrailingBit(b.y); }
-    if b.z != 0u { return 64u + firstTrailingBit(b.z); }
-    return 96u + firstTrailingBit(b.w);
-}
+@group(0) @binding(10) var<storage, read_write> lane_counters: array<atomic<u32>>;
 
 // `intersect` with a ballot at the top of every trip round the walk: the wavefront's own walk
 // over its own queue, so each bounce's lanes are counted as the queue lays them out.
@@ -29,13 +21,7 @@ fn intersect_counting_lanes(
     stack[0] = 0u;
     var trips = 0u;
     while top > 0u {
-        let voters = subgroupBallot();
-        if lane == lowest_lane(voters) {
-            let busy = countOneBits(voters);
-            atomicAdd(&lanes[at], busy.x + busy.y + busy.z + busy.w);
-            atomicAdd(&lanes[at + 1u], width);
-            atomicAdd(&lanes[at + 3u], 1u);
-        }
+        count_ballot(lane, width, at, at + 1u, at + 3u);
         trips += 1u;
         top -= 1u;
         let index = stack[top];
@@ -52,6 +38,6 @@ fn intersect_counting_lanes(
             top += 2u;
         }
     }
-    atomicAdd(&lanes[at + 2u], trips);
+    atomicAdd(&lane_counters[at + 2u], trips);
     hits[i] = best;
 }
