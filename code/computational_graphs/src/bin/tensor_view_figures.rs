@@ -12,11 +12,11 @@ use std::error::Error;
 use std::process::ExitCode;
 
 use bench_harness::{
-    Figure, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, Stats, black_box,
-    rows_to_csv,
+    Drawn, Figure, FigureArgs, Found, LineChart, MachineInfo, Progress, Series, Sidecar, Stats,
+    black_box, rows_to_csv,
 };
 use computational_graphs::strided::{StridedView, sum_2d, sum_contiguous_copy};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 const PARTS: [&str; 2] = ["walk", "padded"];
 
@@ -28,6 +28,11 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
+    if args.redraw {
+        args.check_parts(&PARTS)?;
+        args.redraw("tensor_view_figures", &SOURCES, |found| draw(args, found))?;
+        return Ok(());
+    }
     args.start(&PARTS)?;
     if cfg!(debug_assertions) {
         eprintln!("warning: a debug build measures unoptimised code; use --release for figures");
@@ -52,13 +57,7 @@ fn walk(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> 
     } else {
         (vec![64, 256, 512, 1024, 2048, 4096], 15)
     };
-    let variants = [
-        "row-major view",
-        "transposed view (stride n)",
-        "copy transpose, then sum",
-    ];
     let mut rows: Vec<WalkRow> = Vec::new();
-    let mut series: Vec<Series> = variants.iter().map(|v| Series::new(v)).collect();
     let progress = Progress::new(sizes.len() as u64, "strided walks");
     for &n in &sizes {
         // Small integers keep every sum exact, so the three results must be equal.
@@ -85,9 +84,9 @@ fn walk(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> 
         let per_element = (reps * n * n) as f64;
         let ns = |s: f64| s * 1e9 / per_element;
         let mib = (n * n * 4) as f64 / (1 << 20) as f64;
-        for ((name, st), line) in variants.iter().zip(&stats).zip(&mut series) {
+        for (name, st) in WALK_VARIANTS.iter().zip(&stats) {
             rows.push(WalkRow {
-                variant: name,
+                variant: (*name).to_owned(),
                 n,
                 matrix_mib: round_to(mib, 3),
                 median_ns_per_element: round_to(ns(st.median), 4),
@@ -95,24 +94,10 @@ fn walk(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> 
                 p90_ns_per_element: round_to(ns(st.p90), 4),
                 samples: st.samples,
             });
-            line.point_with_spread(n as f64, ns(st.median), ns(st.p10), ns(st.p90));
         }
         progress.step(&format!("n = {n}"));
     }
     progress.finish();
-    let chart = LineChart {
-        title: "Summing an n×n f32 matrix through a view: same loop, other strides".into(),
-        subtitle: format!(
-            "{} — median of {samples}, whiskers p10–p90",
-            machine.cpu_model
-        ),
-        x_label: "n (matrix is n×n)".into(),
-        y_label: "ns per element".into(),
-        log_x: true,
-        log_y: true,
-        series,
-        markers: Vec::new(),
-    };
     let mut sidecar = Sidecar::new(
         "tensor_views_walk",
         "sum of an n×n f32 matrix through its row-major view, its transposed view, and a contiguous copy of the transpose; ns per element",
@@ -123,9 +108,48 @@ fn walk(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> 
     println!("{}", rows_to_csv(&rows)?);
     Figure::new(sidecar)
         .rows(&rows)?
-        .chart(chart.to_svg())
+        .chart(walk_chart(&machine.cpu_model, &rows))
         .write()?;
     Ok(())
+}
+
+/// The walk figure's variants, in the table's and the legend's order.
+const WALK_VARIANTS: [&str; 3] = [
+    "row-major view",
+    "transposed view (stride n)",
+    "copy transpose, then sum",
+];
+
+/// The chart of `tensor_views_walk`: ns per element against n, a line per variant; `cpu` is
+/// the measuring machine's CPU.
+fn walk_chart(cpu: &str, rows: &[WalkRow]) -> String {
+    let series = WALK_VARIANTS
+        .iter()
+        .map(|variant| {
+            let mut line = Series::new(variant);
+            for r in rows.iter().filter(|r| r.variant == *variant) {
+                line.point_with_spread(
+                    r.n as f64,
+                    r.median_ns_per_element,
+                    r.p10_ns_per_element,
+                    r.p90_ns_per_element,
+                );
+            }
+            line
+        })
+        .collect();
+    let samples = rows.first().map_or(0, |r| r.samples);
+    LineChart {
+        title: "Summing an n×n f32 matrix through a view: same loop, other strides".into(),
+        subtitle: format!("{cpu} — median of {samples}, whiskers p10–p90"),
+        x_label: "n (matrix is n×n)".into(),
+        y_label: "ns per element".into(),
+        log_x: true,
+        log_y: true,
+        series,
+        markers: Vec::new(),
+    }
+    .to_svg()
 }
 
 /// Floats added to every row of the padded matrix: 64 bytes, one cache line.
@@ -194,9 +218,9 @@ fn padded(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
 }
 
 /// One variant at one size in `tensor_views_walk.csv`.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct WalkRow {
-    variant: &'static str,
+    variant: String,
     n: usize,
     matrix_mib: f64,
     median_ns_per_element: f64,
@@ -220,4 +244,49 @@ struct PaddedRow {
 fn round_to(x: f64, places: i32) -> f64 {
     let scale = 10f64.powi(places);
     (x * scale).round() / scale
+}
+
+/// The sidecars' `program`: how `--redraw` finds this program's figures.
+const SOURCES: [&str; 1] = ["code/computational_graphs/src/bin/tensor_view_figures.rs"];
+
+/// `--redraw`: the walk chart again from its table; the padded tables have no chart.
+fn draw(args: &FigureArgs, found: &Found) -> Result<Drawn, bench_harness::FigureError> {
+    let part = if found.name.starts_with("tensor_views_padded") {
+        "padded"
+    } else {
+        "walk"
+    };
+    if !args.wants(part) {
+        return Ok(Drawn::Kept(format!("part `{part}` not in --only")));
+    }
+    if part == "padded" {
+        return Ok(Drawn::Kept("a table without a chart".into()));
+    }
+    let rows: Vec<WalkRow> = found.rows()?;
+    Ok(Drawn::chart(found, walk_chart(&found.sidecar.cpu, &rows)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redraw_reproduces_the_committed_chart() {
+        let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures");
+        let dir = std::env::temp_dir().join(format!("tensor_view_redraw_{}", std::process::id()));
+        let committed = bench_harness::copy_figures(&book, &dir, &SOURCES).unwrap();
+        assert_eq!(committed.len(), 3, "{committed:?}");
+        let args = FigureArgs {
+            out: Some(dir.clone()),
+            allow_dirty: true,
+            ..FigureArgs::default()
+        };
+        let report = args
+            .redraw("tensor_view_figures", &SOURCES, |found| draw(&args, found))
+            .unwrap();
+        assert!(report.written.is_empty(), "changed: {:?}", report.written);
+        assert_eq!(report.unchanged.len(), 1);
+        assert_eq!(report.kept.len(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
