@@ -6,11 +6,17 @@
 
 #[cfg(not(loom))]
 mod measure;
+#[cfg(not(loom))]
+mod redraw;
 
 #[cfg(not(loom))]
 fn main() -> std::process::ExitCode {
     use clap::Parser;
     let args = measure::Args::parse();
+    // `--redraw` measures nothing: it draws the charts again from the CSVs.
+    if args.common.redraw {
+        return bench_harness::exit_code(redraw::run(&args.common).map(drop));
+    }
     bench_harness::exit_code(measure::run(&args))
 }
 

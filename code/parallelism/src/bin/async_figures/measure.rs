@@ -4,7 +4,9 @@ use std::error::Error;
 use std::process::Command;
 use std::time::Duration;
 
-use bench_harness::{Figure, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, Stats};
+use bench_harness::{
+    Figure, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, SidecarRecord, Stats,
+};
 use parallelism::async_bottom::memory::{
     WaitersSample, executor_waiters, rss_and_vm_kib, thread_waiters, tokio_waiters,
 };
@@ -29,7 +31,7 @@ pub struct Args {
     pub child: Option<String>,
 }
 
-const PARTS: &[&str] = &["sizes", "memory", "starvation"];
+pub const PARTS: &[&str] = &["sizes", "memory", "starvation"];
 
 pub fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     if let Some(spec) = &args.child {
@@ -74,13 +76,36 @@ fn load() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-fn subtitle() -> String {
-    let m = MachineInfo::detect();
-    let load = load();
-    format!(
-        "{} logical CPUs ({}), load average {load} when measured; release build",
-        m.logical_cpus, m.cpu_model
+/// The sidecar note that records the load average the charts' subtitle shows.
+const LOAD_NOTE: &str = "1-minute load average after the run: ";
+
+fn subtitle(logical_cpus: usize, cpu: &str, load: &str) -> String {
+    format!("{logical_cpus} logical CPUs ({cpu}), load average {load} when measured; release build")
+}
+
+/// The subtitle of a measured chart and the sidecar note that records its load average.
+fn subtitle_and_note() -> (String, String) {
+    let (m, load) = (MachineInfo::detect(), load());
+    (
+        subtitle(m.logical_cpus, &m.cpu_model, &load),
+        format!("{LOAD_NOTE}{load}"),
     )
+}
+
+/// The subtitle a measured chart had, from its sidecar: the load average of its note (an older
+/// note holds the whole subtitle), else the one the sidecar recorded as it was written.
+pub fn subtitle_of(sidecar: &SidecarRecord) -> String {
+    let noted = sidecar.notes.iter().find_map(|n| n.strip_prefix(LOAD_NOTE));
+    match noted {
+        Some(whole) if whole.contains("when measured") => whole.to_owned(),
+        Some(load) => subtitle(sidecar.logical_cpus, &sidecar.cpu, load),
+        None => {
+            let load = sidecar
+                .load_average
+                .map_or_else(|| "unknown".into(), |l| format!("{:.2}", l[0]));
+            subtitle(sidecar.logical_cpus, &sidecar.cpu, &load)
+        }
+    }
 }
 
 /// One future of `parallel_async_sizes*.csv`.
@@ -91,9 +116,9 @@ struct SizeRow {
 }
 
 /// One run of one kind of waiter in `parallel_async_memory*.csv`.
-#[derive(Serialize)]
-struct MemoryRow {
-    waiter: &'static str,
+#[derive(Serialize, Deserialize)]
+pub struct MemoryRow {
+    waiter: String,
     requested: usize,
     started: usize,
     repeat: usize,
@@ -108,9 +133,9 @@ struct MemoryRow {
 }
 
 /// One tick of one run in `parallel_async_starvation*.csv`.
-#[derive(Serialize)]
-struct TickRow {
-    call: &'static str,
+#[derive(Serialize, Deserialize)]
+pub struct TickRow {
+    call: String,
     run: usize,
     tick: usize,
     due_ms: f64,
@@ -228,38 +253,13 @@ fn memory(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
         ("threads64k", "OS thread, 64 KiB stack", thread_counts),
     ];
     let mut rows: Vec<MemoryRow> = Vec::new();
-    let mut rss_chart = LineChart {
-        title: "Resident memory per waiting task or thread".into(),
-        subtitle: subtitle(),
-        x_label: "waiters".into(),
-        y_label: "bytes per waiter (median of runs)".into(),
-        log_x: true,
-        log_y: true,
-        ..Default::default()
-    };
-    let mut create_chart = LineChart {
-        title: "Time to start each waiter (until all wait)".into(),
-        subtitle: subtitle(),
-        x_label: "waiters".into(),
-        y_label: "microseconds per waiter (median of runs)".into(),
-        log_x: true,
-        log_y: true,
-        ..Default::default()
-    };
-    let mut thread_vm = Series::new("OS thread: address space");
-    let mut small_vm = Series::new("OS thread, 64 KiB stack: address space");
     let mut notes = vec![format!(
         "each sample in a fresh process; VmRSS and VmSize from /proc/self/status before the first \
          spawn and once every waiter waits; {repeats} run(s) per point; tasks wait on a shared \
          tokio::sync::Notify, threads on a shared Mutex+Condvar gate; threads have the default stack (2 MiB) or 64 KiB"
     )];
     for (kind, label, counts) in kinds {
-        let mut rss_series = Series::new(&format!("{label}: resident"));
-        let mut create_series = Series::new(label);
         for &n in counts {
-            let mut rss = Vec::new();
-            let mut vm = Vec::new();
-            let mut create = Vec::new();
             for repeat in 0..repeats {
                 let s = sample_in_child(kind, n)?;
                 if s.started < s.requested {
@@ -270,7 +270,7 @@ fn memory(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
                 }
                 let per_us = s.create_s * 1e6 / s.started.max(1) as f64;
                 rows.push(MemoryRow {
-                    waiter: label,
+                    waiter: label.to_owned(),
                     requested: n,
                     started: s.started,
                     repeat,
@@ -283,28 +283,12 @@ fn memory(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
                     create_s: format!("{:.6e}", s.create_s).parse()?,
                     create_per_waiter_us: round_to(per_us, 4),
                 });
-                rss.push(s.rss_per_waiter());
-                vm.push(s.vm_per_waiter());
-                create.push(per_us);
-            }
-            rss_series.point(n as f64, median(&mut rss).max(1.0));
-            let c = Stats::from_seconds(&create).expect("at least one run");
-            create_series.point_with_spread(n as f64, c.median, c.p10, c.p90);
-            match kind {
-                "threads" => thread_vm.point(n as f64, median(&mut vm)),
-                "threads64k" => small_vm.point(n as f64, median(&mut vm)),
-                _ => {}
             }
         }
-        rss_chart.series.push(rss_series);
-        create_chart.series.push(create_series);
     }
-    rss_chart.series.push(thread_vm);
-    rss_chart.series.push(small_vm);
-    notes.push(format!(
-        "1-minute load average after the run: {}",
-        subtitle()
-    ));
+    let (subtitle, load_note) = subtitle_and_note();
+    notes.push(load_note);
+    let [rss_chart, create_chart] = memory_charts(&rows, &subtitle);
     let files: Vec<String> = ["csv", "svg"]
         .iter()
         .map(|e| format!("{stem}.{e}"))
@@ -318,10 +302,73 @@ fn memory(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
     .with_files(files);
     Figure::new(sidecar)
         .rows(&rows)?
-        .chart(rss_chart.to_svg())
-        .extra(&format!("{stem}_create.svg"), create_chart.to_svg())
+        .chart(rss_chart)
+        .extra(&format!("{stem}_create.svg"), create_chart)
         .write()?;
     Ok(())
+}
+
+/// The waiters' labels in the order measured, each with its rows.
+fn by_waiter(rows: &[MemoryRow]) -> Vec<(&str, Vec<&MemoryRow>)> {
+    let mut groups: Vec<(&str, Vec<&MemoryRow>)> = Vec::new();
+    for r in rows {
+        match groups.iter_mut().find(|(w, _)| *w == r.waiter) {
+            Some((_, group)) => group.push(r),
+            None => groups.push((&r.waiter, vec![r])),
+        }
+    }
+    groups
+}
+
+/// The two memory charts, from the table: resident (and, for threads, reserved) bytes per
+/// waiter, and microseconds to start each waiter; each point the median of its runs.
+pub fn memory_charts(rows: &[MemoryRow], subtitle: &str) -> [String; 2] {
+    let mut rss_chart = LineChart {
+        title: "Resident memory per waiting task or thread".into(),
+        subtitle: subtitle.to_owned(),
+        x_label: "waiters".into(),
+        y_label: "bytes per waiter (median of runs)".into(),
+        log_x: true,
+        log_y: true,
+        ..Default::default()
+    };
+    let mut create_chart = LineChart {
+        title: "Time to start each waiter (until all wait)".into(),
+        subtitle: subtitle.to_owned(),
+        x_label: "waiters".into(),
+        y_label: "microseconds per waiter (median of runs)".into(),
+        log_x: true,
+        log_y: true,
+        ..Default::default()
+    };
+    let mut thread_vm = Series::new("OS thread: address space");
+    let mut small_vm = Series::new("OS thread, 64 KiB stack: address space");
+    for (label, runs) in by_waiter(rows) {
+        let mut rss_series = Series::new(&format!("{label}: resident"));
+        let mut create_series = Series::new(label);
+        let mut counts: Vec<usize> = runs.iter().map(|r| r.requested).collect();
+        counts.dedup();
+        for n in counts {
+            let at_n = || runs.iter().filter(move |r| r.requested == n);
+            let mut rss: Vec<f64> = at_n().map(|r| r.rss_per_waiter_bytes).collect();
+            let mut vm: Vec<f64> = at_n().map(|r| r.vm_per_waiter_bytes).collect();
+            let create: Vec<f64> = at_n().map(|r| r.create_per_waiter_us).collect();
+            rss_series.point(n as f64, median(&mut rss).max(1.0));
+            if let Some(c) = Stats::from_seconds(&create) {
+                create_series.point_with_spread(n as f64, c.median, c.p10, c.p90);
+            }
+            match label {
+                "OS thread" => thread_vm.point(n as f64, median(&mut vm)),
+                "OS thread, 64 KiB stack" => small_vm.point(n as f64, median(&mut vm)),
+                _ => {}
+            }
+        }
+        rss_chart.series.push(rss_series);
+        create_chart.series.push(create_series);
+    }
+    rss_chart.series.push(thread_vm);
+    rss_chart.series.push(small_vm);
+    [rss_chart.to_svg(), create_chart.to_svg()]
 }
 
 fn starvation(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
@@ -334,13 +381,6 @@ fn starvation(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
     );
     let runs = if quick { 1 } else { 5 };
     let mut rows: Vec<TickRow> = Vec::new();
-    let mut chart = LineChart {
-        title: "A ticker due every 10 ms beside one 150 ms blocking call".into(),
-        subtitle: subtitle(),
-        x_label: "tick due at (ms)".into(),
-        y_label: "woke late by (ms, median of runs)".into(),
-        ..Default::default()
-    };
     let mut notes = vec![format!(
         "single-threaded tokio runtime; {ticks} ticks every 10 ms; at 45 ms another task calls \
          std::thread::sleep(150 ms), in the task or through spawn_blocking; {runs} run(s)"
@@ -349,24 +389,18 @@ fn starvation(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
         (BlockingCall::InTask, "blocking call in the task"),
         (BlockingCall::SpawnBlocking, "spawn_blocking"),
     ] {
-        let mut late_ms = vec![Vec::new(); ticks as usize];
-        let mut due_ms = Vec::new();
         let mut summary = Vec::new();
         for run in 0..runs {
             let t = ticker_beside_blocking_call(call, period, ticks, block_at, block_for);
             for (i, (due, late)) in t.due.iter().zip(&t.late).enumerate() {
                 let (d, l) = (due.as_secs_f64() * 1e3, late.as_secs_f64() * 1e3);
                 rows.push(TickRow {
-                    call: label,
+                    call: label.to_owned(),
                     run,
                     tick: i,
                     due_ms: round_to(d, 1),
                     late_ms: round_to(l, 3),
                 });
-                late_ms[i].push(l);
-                if run == 0 {
-                    due_ms.push(d);
-                }
             }
             summary.push(format!(
                 "run {run}: max {:.1} ms late, {} of {ticks} ticks > 5 ms late",
@@ -374,13 +408,10 @@ fn starvation(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
                 t.late_by_more_than(Duration::from_millis(5))
             ));
         }
-        let mut series = Series::new(label);
-        for (d, mut l) in due_ms.into_iter().zip(late_ms) {
-            series.point(d, median(&mut l));
-        }
-        chart.series.push(series);
         notes.push(format!("{label}: {}", summary.join("; ")));
     }
+    let (subtitle, load_note) = subtitle_and_note();
+    notes.push(load_note);
     let sidecar = Sidecar::new(
         &stem,
         "Lateness of a ticker task beside a blocking call, in the task and through spawn_blocking",
@@ -388,7 +419,39 @@ fn starvation(suffix: &str, quick: bool) -> Result<(), Box<dyn Error>> {
     .with_notes(notes);
     Figure::new(sidecar)
         .rows(&rows)?
-        .chart(chart.to_svg())
+        .chart(starvation_chart(&rows, &subtitle))
         .write()?;
     Ok(())
+}
+
+/// How late each tick woke against when it was due (run 0's due times), the median over the
+/// runs, one line per way of making the blocking call.
+pub fn starvation_chart(rows: &[TickRow], subtitle: &str) -> String {
+    let mut chart = LineChart {
+        title: "A ticker due every 10 ms beside one 150 ms blocking call".into(),
+        subtitle: subtitle.to_owned(),
+        x_label: "tick due at (ms)".into(),
+        y_label: "woke late by (ms, median of runs)".into(),
+        ..Default::default()
+    };
+    let mut calls: Vec<&str> = Vec::new();
+    for r in rows {
+        if !calls.contains(&r.call.as_str()) {
+            calls.push(&r.call);
+        }
+    }
+    for call in calls {
+        let ticks: Vec<&TickRow> = rows.iter().filter(|r| r.call == call).collect();
+        let mut series = Series::new(call);
+        for first in ticks.iter().filter(|r| r.run == 0) {
+            let mut late: Vec<f64> = ticks
+                .iter()
+                .filter(|r| r.tick == first.tick)
+                .map(|r| r.late_ms)
+                .collect();
+            series.point(first.due_ms, median(&mut late));
+        }
+        chart.series.push(series);
+    }
+    chart.to_svg()
 }
