@@ -10,45 +10,67 @@ use gpu_context::{GpuContext, TimingSource};
 use crate::Error;
 use crate::gpu_program::GpuProgram;
 
-/// Arguments a kernel-timing program does not take; the message repeats its usage line.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unexpected arguments {args:?}\n{usage}")]
-pub struct UsageError {
-    pub args: Vec<String>,
-    pub usage: String,
+// A kernel-timing program's command line: `--quick`, and clap's `--help`. Each program gives
+// its own name, its own line for `--help` and its own words for what `--quick` leaves out.
+#[derive(Clone, Copy, Debug, clap::Parser)]
+struct SpeedArgs {
+    #[arg(long)]
+    quick: bool,
 }
 
 /// How many untimed and timed runs per kernel and size: `--quick` (the only flag) asks for fewer.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Runs {
     pub warmup: usize,
     pub timed: usize,
 }
 
 impl Runs {
-    /// Reads the program's arguments: none, or `--quick`; anything else is refused with `usage`.
-    /// Returns whether `--quick` was given, and the runs that go with it.
-    pub fn from_args(usage: &str) -> Result<(bool, Runs), UsageError> {
-        let args: Vec<String> = std::env::args().skip(1).collect();
-        match args.as_slice() {
-            [] => Ok((
-                false,
-                Runs {
-                    warmup: 2,
-                    timed: 9,
-                },
-            )),
-            [flag] if flag == "--quick" => Ok((
-                true,
-                Runs {
-                    warmup: 1,
-                    timed: 5,
-                },
-            )),
-            _ => Err(UsageError {
-                args,
-                usage: usage.to_owned(),
-            }),
+    /// Reads the program's arguments with clap: none, or `--quick`, whose help is `quick_help`
+    /// (`about` is what `--help` says the program does). Returns whether `--quick` was given,
+    /// and the runs that go with it. Anything else prints the usage and ends the program
+    /// (status 2), as clap does for every program of the course.
+    pub fn from_args(
+        name: &'static str,
+        about: &'static str,
+        quick_help: &'static str,
+    ) -> (bool, Runs) {
+        Self::parse_from(name, about, quick_help, std::env::args_os()).unwrap_or_else(|e| e.exit())
+    }
+
+    /// [`Runs::from_args`] on the given arguments (the program's name first), for tests.
+    pub fn parse_from<I, T>(
+        name: &'static str,
+        about: &'static str,
+        quick_help: &'static str,
+        args: I,
+    ) -> Result<(bool, Runs), clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        use clap::{CommandFactory, FromArgMatches};
+        let matches = SpeedArgs::command()
+            .name(name)
+            .about(about)
+            .mut_arg("quick", |arg| arg.help(quick_help))
+            .try_get_matches_from(args)?;
+        let quick = SpeedArgs::from_arg_matches(&matches)?.quick;
+        Ok((quick, Self::for_quick(quick)))
+    }
+
+    /// The runs for a full table, or fewer with `--quick`.
+    pub fn for_quick(quick: bool) -> Runs {
+        if quick {
+            Runs {
+                warmup: 1,
+                timed: 5,
+            }
+        } else {
+            Runs {
+                warmup: 2,
+                timed: 9,
+            }
         }
     }
 
@@ -135,6 +157,29 @@ mod tests {
         assert_eq!(rate(12.34), "12.3");
         assert_eq!(rate(1.234), "1.23");
         assert_eq!(rate(0.01234), "0.012");
+    }
+
+    #[test]
+    fn quick_is_the_only_flag_and_others_are_refused_with_the_usage() {
+        let parse = |args: &[&str]| {
+            Runs::parse_from(
+                "speed",
+                "Times a kernel.",
+                "fewer sizes",
+                std::iter::once("speed").chain(args.iter().copied()),
+            )
+        };
+        assert_eq!(parse(&[]).unwrap(), (false, Runs::for_quick(false)));
+        assert_eq!(parse(&["--quick"]).unwrap(), (true, Runs::for_quick(true)));
+        let refused = parse(&["--fast"]).unwrap_err();
+        assert_eq!(refused.kind(), clap::error::ErrorKind::UnknownArgument);
+        assert!(
+            refused.to_string().contains("Usage: speed [OPTIONS]"),
+            "{refused}"
+        );
+        let help = parse(&["--help"]).unwrap_err().to_string();
+        assert!(help.starts_with("Times a kernel."), "{help}");
+        assert!(help.contains("--quick  fewer sizes"), "{help}");
     }
 
     #[test]

@@ -21,15 +21,17 @@ use gpu_context::{GpuContext, TimingSource};
 use std::error::Error;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: softmax_tree_speed [--quick]\n  --quick  2^16 elements and rows of \
-                     64 to 4096 only (enough for a software adapter such as lavapipe)";
+/// What the program does and what `--quick` leaves out, for `--help`.
+const ABOUT: &str = "Times your tree-reduction softmax against the single-pass one.";
+const QUICK: &str = "2^16 elements and rows of 64 to 4096 only (enough for a software adapter \
+                     such as lavapipe)";
 
 fn main() -> ExitCode {
     bench_harness::exit_code(run())
 }
 
 fn run() -> Result<(), Box<dyn Error>> {
-    let (quick, runs) = Runs::from_args(USAGE)?;
+    let (quick, runs) = Runs::from_args("softmax_tree_speed", ABOUT, QUICK);
     // Elements per tensor (a power of two), spread over rows of 64 up to the longest row.
     let (log2_elements, log2_longest_row): (u32, u32) = if quick { (16, 12) } else { (22, 16) };
     let ctx = open_gpu("a software adapter: its timings say little about a GPU")?;

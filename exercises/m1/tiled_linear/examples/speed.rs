@@ -19,15 +19,16 @@ use gpu_context::{GpuContext, TimingSource};
 use std::error::Error;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: tiled_linear_speed [--quick]\n  --quick  sizes 64, 128 and 256 only \
-                     (enough for a software adapter such as lavapipe)";
+/// What the program does and what `--quick` leaves out, for `--help`.
+const ABOUT: &str = "Times your tiled Linear kernel against the naive one on square products.";
+const QUICK: &str = "sizes 64, 128 and 256 only (enough for a software adapter such as lavapipe)";
 
 fn main() -> ExitCode {
     bench_harness::exit_code(run())
 }
 
 fn run() -> Result<(), Box<dyn Error>> {
-    let (quick, runs) = Runs::from_args(USAGE)?;
+    let (quick, runs) = Runs::from_args("tiled_linear_speed", ABOUT, QUICK);
     let sizes: &[usize] = if quick {
         &[64, 128, 256]
     } else {
