@@ -10,6 +10,7 @@
 mod noise;
 mod outliers;
 mod output;
+mod redraw;
 mod schemes;
 
 use bench_harness::FigureArgs;
@@ -17,6 +18,9 @@ use bench_harness::FigureArgs;
 const PARTS: &[&str] = &["noise", "schemes", "outliers"];
 
 fn run(args: &FigureArgs) -> anyhow::Result<()> {
+    if args.redraw {
+        return redraw::run(args, PARTS);
+    }
     args.start(PARTS)?;
     if args.wants("noise") {
         noise::run(args)?;

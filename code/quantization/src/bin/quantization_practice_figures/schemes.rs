@@ -2,7 +2,7 @@
 //! quantization, no retraining. Deterministic: seeds fix the data, the initial weights and the
 //! minibatch order.
 
-use bench_harness::{Bar, BarChart, Csv, FigureArgs, Sidecar, figures_dir};
+use bench_harness::{BarChart, Figure, FigureArgs, Sidecar, rows_to_csv};
 use quantization::affine::Calibration;
 use quantization::fake_quant::Granularity;
 use quantization::gptq::gptq_model;
@@ -12,7 +12,7 @@ use quantization::qat::train_quantization_aware;
 use quantization::weight_schemes::{WeightScheme, model_bytes_per_weight, quantize_model};
 use rayon::prelude::*;
 
-use crate::output::figure_name;
+use crate::output::{figure_name, rounded};
 
 // ANCHOR: setup
 /// Three arms of three turns each: a wide model needs most of its weights to separate them.
@@ -70,33 +70,33 @@ fn gptq_scheme(g: Granularity) -> WeightScheme {
 /// Seeds of the repeated runs: each sets the initial weights and the minibatch order.
 const RUNS: [u64; 3] = [1, 2, 3];
 
-/// One row of results: what was done, its bytes per weight, its test accuracy per run.
-struct Row {
+/// What was done to the weights and its bytes per weight.
+struct Stored {
     label: String,
     bytes: f64,
 }
 
 /// The rows' labels and sizes, in the order `one_run` returns accuracies.
-fn rows() -> Vec<Row> {
+fn stored() -> Vec<Stored> {
     let shape = Mlp::new(&WIDTHS, 0);
     let qat_bytes = model_bytes_per_weight(&shape, QAT_SCHEME);
-    let mut rows: Vec<Row> = (SCHEMES.iter())
-        .map(|&s| Row {
+    let mut rows: Vec<Stored> = (SCHEMES.iter())
+        .map(|&s| Stored {
             label: s.to_string(),
             bytes: model_bytes_per_weight(&shape, s),
         })
         .collect();
     for g in GPTQ_GRANULARITIES {
-        rows.push(Row {
+        rows.push(Stored {
             label: format!("4-bit {}, GPTQ", granularity_label(g)),
             bytes: model_bytes_per_weight(&shape, gptq_scheme(g)),
         });
     }
-    rows.push(Row {
+    rows.push(Stored {
         label: format!("{QAT_SCHEME}, f32 fine-tune then PTQ"),
         bytes: qat_bytes,
     });
-    rows.push(Row {
+    rows.push(Stored {
         label: format!("{QAT_SCHEME}, QAT"),
         bytes: qat_bytes,
     });
@@ -188,6 +188,84 @@ fn ranges(seed: u64, model: &Mlp) -> anyhow::Result<Vec<Range>> {
         .collect()
 }
 
+/// One row of the table: one scheme's test accuracy (%) in one seed's run.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Row {
+    pub scheme: String,
+    pub bytes_per_weight: f64,
+    pub seed: u64,
+    pub test_accuracy: f64,
+}
+
+/// One row of the second table: how unequal one layer's columns are in one seed's model.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct RangeRow {
+    seed: u64,
+    layer: usize,
+    rows: usize,
+    cols: usize,
+    tensor_max_abs: f64,
+    median_column_max_abs: f64,
+    smallest_column_max_abs: f64,
+    p99_abs: f64,
+    sqnr_4bit_per_tensor_db: f64,
+    sqnr_4bit_per_channel_db: f64,
+}
+
+impl From<&Range> for RangeRow {
+    fn from(r: &Range) -> Self {
+        let abs = |x: f32| rounded(f64::from(x), 4);
+        Self {
+            seed: r.seed,
+            layer: r.layer,
+            rows: r.rows,
+            cols: r.cols,
+            tensor_max_abs: abs(r.tensor_max),
+            median_column_max_abs: abs(r.median_column_max),
+            smallest_column_max_abs: abs(r.smallest_column_max),
+            p99_abs: abs(r.p99),
+            sqnr_4bit_per_tensor_db: rounded(r.sqnr4_tensor_db, 2),
+            sqnr_4bit_per_channel_db: rounded(r.sqnr4_channel_db, 2),
+        }
+    }
+}
+
+/// The chart: one bar per scheme (in the table's order), the mean over seeds with whiskers from
+/// the lowest to the highest.
+pub fn chart(rows: &[Row]) -> String {
+    let mut schemes: Vec<&str> = Vec::new();
+    for r in rows {
+        if !schemes.contains(&r.scheme.as_str()) {
+            schemes.push(&r.scheme);
+        }
+    }
+    let seeds = rows.iter().filter(|r| r.scheme == schemes[0]).count();
+    let bars = (schemes.iter())
+        .map(|&scheme| {
+            let ours: Vec<&Row> = rows.iter().filter(|r| r.scheme == scheme).collect();
+            let accs: Vec<f64> = ours.iter().map(|r| r.test_accuracy).collect();
+            let mean = accs.iter().sum::<f64>() / accs.len() as f64;
+            let (lo, hi) =
+                (accs.iter()).fold((f64::MAX, f64::MIN), |(l, h), &a| (l.min(a), h.max(a)));
+            (
+                format!("{scheme} ({:.2} B/w)", ours[0].bytes_per_weight),
+                mean,
+                Some((lo, hi)),
+            )
+        })
+        .collect();
+    BarChart {
+        title: "Spiral MLP: test accuracy with weights quantized after training".into(),
+        subtitle: format!(
+            "2→256→256→3, {seeds} seeds (bar: mean, whiskers: lowest and highest), 3000 test points; B/w: bytes per weight"
+        ),
+        y_label: "test accuracy (%)".into(),
+        log_y: false,
+        bars,
+    }
+    .to_svg()
+}
+
 pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
     let runs = if args.quick { &RUNS[..1] } else { &RUNS[..] };
     let results = runs
@@ -195,79 +273,41 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         .map(|&seed| one_run(seed, args.quick))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let name = figure_name(args, "weight_schemes");
-    let mut csv = Csv::new(&["scheme", "bytes_per_weight", "seed", "test_accuracy"]);
-    let mut bars: Vec<Bar> = Vec::new();
-    for (i, row) in rows().iter().enumerate() {
+    let mut rows = Vec::new();
+    for (i, stored) in stored().iter().enumerate() {
         let accs: Vec<f64> = results.iter().map(|(r, _)| r[i] * 100.0).collect();
-        for (seed, acc) in runs.iter().zip(&accs) {
-            csv.row(&[
-                row.label.clone(),
-                format!("{:.4}", row.bytes),
-                seed.to_string(),
-                format!("{acc:.2}"),
-            ]);
+        for (&seed, acc) in runs.iter().zip(&accs) {
+            rows.push(Row {
+                scheme: stored.label.clone(),
+                bytes_per_weight: rounded(stored.bytes, 4),
+                seed,
+                test_accuracy: rounded(*acc, 2),
+            });
         }
-        let mean = accs.iter().sum::<f64>() / accs.len() as f64;
-        let (lo, hi) = (accs.iter()).fold((f64::MAX, f64::MIN), |(l, h), &a| (l.min(a), h.max(a)));
-        bars.push((
-            format!("{} ({:.2} B/w)", row.label, row.bytes),
-            mean,
-            Some((lo, hi)),
-        ));
         println!(
             "{:>40}: {:.3} B/weight, accuracy {accs:.2?}",
-            row.label, row.bytes
+            stored.label, stored.bytes
         );
     }
-    let mut range_csv = Csv::new(&[
-        "seed",
-        "layer",
-        "rows",
-        "cols",
-        "tensor_max_abs",
-        "median_column_max_abs",
-        "smallest_column_max_abs",
-        "p99_abs",
-        "sqnr_4bit_per_tensor_db",
-        "sqnr_4bit_per_channel_db",
-    ]);
-    for r in results.iter().flat_map(|(_, r)| r) {
-        range_csv.row(&[
-            r.seed.to_string(),
-            r.layer.to_string(),
-            r.rows.to_string(),
-            r.cols.to_string(),
-            format!("{:.4}", r.tensor_max),
-            format!("{:.4}", r.median_column_max),
-            format!("{:.4}", r.smallest_column_max),
-            format!("{:.4}", r.p99),
-            format!("{:.2}", r.sqnr4_tensor_db),
-            format!("{:.2}", r.sqnr4_channel_db),
-        ]);
-    }
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    range_csv.write(&dir.join(format!("{name}_ranges.csv")))?;
-    BarChart {
-        title: "Spiral MLP: test accuracy with weights quantized after training".into(),
-        subtitle: format!(
-            "2→256→256→3, {} seeds (bar: mean, whiskers: lowest and highest), 3000 test points; B/w: bytes per weight",
-            runs.len()
-        ),
-        y_label: "test accuracy (%)".into(),
-        log_y: false,
-        bars,
-    }
-    .write(&dir.join(format!("{name}.svg")))?;
-    let files = [".csv", "_ranges.csv", ".svg"].map(|tail| format!("{name}{tail}"));
-    Sidecar::new(
-        &name,
-        "Post-training weight quantization of a spiral MLP trained here, scheme by scheme",
+    let ranges: Vec<RangeRow> = results
+        .iter()
+        .flat_map(|(_, r)| r)
+        .map(RangeRow::from)
+        .collect();
+    let ranges_file = format!("{name}_ranges.csv");
+    Figure::new(
+        Sidecar::new(
+            &name,
+            "Post-training weight quantization of a spiral MLP trained here, scheme by scheme",
+        )
+        .with_notes(vec![format!(
+            "task {TASK:?}; widths {WIDTHS:?}; recipe {TRAIN:?}; seeds {runs:?}"
+        )])
+        .with_files([format!("{name}.csv")]),
     )
-    .with_notes(vec![format!(
-        "task {TASK:?}; widths {WIDTHS:?}; recipe {TRAIN:?}; seeds {runs:?}"
-    )])
-    .with_files(files)
-    .write(&dir.join(format!("{name}.json")))?;
+    .rows(&rows)?
+    .extra(&ranges_file, rows_to_csv(&ranges)?)
+    .extra(&format!("{name}.svg"), chart(&rows))
+    .write()?;
     Ok(())
 }
