@@ -82,7 +82,10 @@ def run_ncu(extra_metrics):
     if extra_metrics:
         cmd += ["--metrics", ",".join(m[2] for m in FMA_METRICS)]
     cmd += [sys.executable, os.path.abspath(__file__), "--child"]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=35)
+    except subprocess.TimeoutExpired as e:
+        raise RuntimeError(f"ncu did not finish within {e.timeout} s") from e
 
 
 def profile():
