@@ -1,14 +1,13 @@
 use std::time::Instant;
 
-use anyhow::Context;
 use bench_harness::{
-    Csv, LineChart, Progress, Series, Sidecar, SidecarRecord, figures_dir, git_commit, read_rows,
+    Drawn, Figure, Found, LineChart, Progress, Series, Sidecar, read_rows, rows_to_csv,
 };
 use gpu_context::GpuContext;
 use profiling_lab::inference::{PackedModel, Server};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use crate::args::{Args, Sizes, figure_name};
+use crate::args::{Args, Sizes, figure_name, round_to};
 use crate::workload::{BATCHES, FORMATS, Requests, model, server_label, start, warm_up};
 
 /// The latency at quantile `q` (0..=1) of sorted samples, nearest rank.
@@ -39,117 +38,23 @@ pub fn latencies(
 }
 // ANCHOR_END: latency_loop
 
-pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
-    let (hidden, count) = (sizes.hidden, sizes.requests);
-    let mlp = model(hidden);
-    let requests = Requests::default();
-    let name = figure_name(&args.figures, "latency");
-    let mut csv = Csv::new(&[
-        "server", "format", "batch", "hidden", "requests", "p50_us", "p90_us", "p99_us", "max_us",
-        "mean_us",
-    ]);
-    let mut cdf = Csv::new(&["server", "format", "batch", "quantile", "latency_us"]);
-    let mut charts: Vec<Vec<Series>> = vec![Vec::new(); BATCHES.len()];
-    let progress = Progress::new((BATCHES.len() * FORMATS.len() * 2) as u64, "latency");
-    for format in FORMATS {
-        let packed = PackedModel::quantize(&mlp, format)?;
-        for (b, &batch) in BATCHES.iter().enumerate() {
-            for fused in [false, true] {
-                let mut server = start(ctx, fused, packed.clone(), batch)?;
-                let label = format!("{} {}", legend(&server_label(&server)), format.label());
-                progress.step(&format!("{label}, batch {batch}"));
-                let t = latencies(ctx, &mut server, &requests, batch, count)?;
-                let us = |q: f64| quantile(&t, q) * 1e6;
-                let mean = t.iter().sum::<f64>() / t.len() as f64 * 1e6;
-                csv.row(&[
-                    server_label(&server),
-                    format.label(),
-                    batch.to_string(),
-                    hidden.to_string(),
-                    count.to_string(),
-                    format!("{:.1}", us(0.5)),
-                    format!("{:.1}", us(0.9)),
-                    format!("{:.1}", us(0.99)),
-                    format!("{:.1}", us(1.0)),
-                    format!("{mean:.1}"),
-                ]);
-                let mut line = Series::new(&label);
-                for q in (1..=100)
-                    .map(|p| f64::from(p) / 100.0)
-                    .chain([0.995, 0.999])
-                {
-                    line.point(us(q), q);
-                    cdf.row(&[
-                        server_label(&server),
-                        format.label(),
-                        batch.to_string(),
-                        format!("{q:.3}"),
-                        format!("{:.1}", us(q)),
-                    ]);
-                }
-                charts[b].push(line);
-            }
-        }
-    }
-    progress.finish();
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    cdf.write(&dir.join(format!("{name}_cdf.csv")))?;
-    let adapter = ctx.adapter.get_info().name;
-    draw(charts, &adapter, hidden, count, &name)?;
-    let mut sidecar = Sidecar::new(
-        &name,
-        "Per-request latency (wall clock) of the baseline server and of the server with all three changes",
-    )
-    .with_adapter(ctx.report())
-    .with_notes(vec![format!(
-        "hidden width {hidden}, {count} timed requests after at least 10 untimed ones and 0.3 s of them, quantiles by nearest rank"
-    )]);
-    sidecar.files = [format!("{name}.csv"), format!("{name}_cdf.csv")]
-        .into_iter()
-        .chain(BATCHES.iter().map(|b| format!("{name}_b{b}.svg")))
-        .collect();
-    sidecar.write(&dir.join(format!("{name}.json")))?;
-    Ok(())
-}
-
-/// The CSV's server names (`unfused`, `fused`) as the charts and the book name them.
-fn legend(server: &str) -> &str {
-    match server {
-        "unfused" => "baseline",
-        "fused" => "all three",
-        other => other,
-    }
-}
-
-fn draw(
-    charts: Vec<Vec<Series>>,
-    adapter: &str,
+/// One server, format and batch size: the latency's quantiles over the timed requests.
+#[derive(Serialize)]
+struct LatencyRow {
+    server: String,
+    format: String,
+    batch: usize,
     hidden: usize,
-    count: usize,
-    name: &str,
-) -> anyhow::Result<()> {
-    let dir = figures_dir();
-    for (series, batch) in charts.into_iter().zip(BATCHES) {
-        LineChart {
-            title: format!("Latency per request, batch {batch}: baseline vs all three changes"),
-            subtitle: format!(
-                "{adapter}, wgpu 30; MLP 2→{hidden}→{hidden}→{hidden}→3; {count} requests each, wall clock"
-            ),
-            x_label: "latency (µs)".into(),
-            y_label: "fraction of requests at most this slow".into(),
-            log_x: true,
-            log_y: false,
-            series,
-            markers: vec![],
-        }
-        .write(&dir.join(format!("{name}_b{batch}.svg")))?;
-    }
-    Ok(())
+    requests: usize,
+    p50_us: f64,
+    p90_us: f64,
+    p99_us: f64,
+    max_us: f64,
+    mean_us: f64,
 }
 
-/// One point of a latency distribution, as `run` writes `{name}_cdf.csv`.
-#[derive(Deserialize)]
+/// One point of a latency distribution, `{name}_cdf.csv`: what the charts draw.
+#[derive(Serialize, Deserialize)]
 struct CdfRow {
     server: String,
     format: String,
@@ -165,49 +70,135 @@ struct SizeRow {
     requests: usize,
 }
 
-/// `--redraw`: the latency charts drawn again from the measured `{name}_cdf.csv`; nothing is
-/// measured, and the sidecar keeps the measuring commit and notes the drawing one.
-pub fn redraw(args: &Args) -> anyhow::Result<()> {
+pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
+    let (hidden, count) = (sizes.hidden, sizes.requests);
+    let mlp = model(hidden);
+    let requests = Requests::default();
     let name = figure_name(&args.figures, "latency");
-    let dir = figures_dir();
-    let cdf_path = dir.join(format!("{name}_cdf.csv"));
-    let points: Vec<CdfRow> = read_rows(&cdf_path).context("--redraw needs the measured CSV")?;
-    let sizes: Vec<SizeRow> = read_rows(&dir.join(format!("{name}.csv")))?;
-    let Some(size) = sizes.first() else {
-        anyhow::bail!("{name}.csv has no rows: measure the latency part first");
-    };
-    let mut charts: Vec<Vec<Series>> = vec![Vec::new(); BATCHES.len()];
-    for p in &points {
+    let (mut rows, mut cdf) = (Vec::new(), Vec::new());
+    let progress = Progress::new((BATCHES.len() * FORMATS.len() * 2) as u64, "latency");
+    for format in FORMATS {
+        let packed = PackedModel::quantize(&mlp, format)?;
+        for &batch in &BATCHES {
+            for fused in [false, true] {
+                let mut server = start(ctx, fused, packed.clone(), batch)?;
+                let (label, weights) = (server_label(&server), format.label());
+                progress.step(&format!("{} {weights}, batch {batch}", legend(&label)));
+                let t = latencies(ctx, &mut server, &requests, batch, count)?;
+                let us = |q: f64| round_to(quantile(&t, q) * 1e6, 1);
+                let mean = t.iter().sum::<f64>() / t.len() as f64 * 1e6;
+                rows.push(LatencyRow {
+                    server: label.clone(),
+                    format: weights.clone(),
+                    batch,
+                    hidden,
+                    requests: count,
+                    p50_us: us(0.5),
+                    p90_us: us(0.9),
+                    p99_us: us(0.99),
+                    max_us: us(1.0),
+                    mean_us: round_to(mean, 1),
+                });
+                for q in (1..=100)
+                    .map(|p| f64::from(p) / 100.0)
+                    .chain([0.995, 0.999])
+                {
+                    cdf.push(CdfRow {
+                        server: label.clone(),
+                        format: weights.clone(),
+                        batch,
+                        quantile: round_to(q, 3),
+                        latency_us: us(q),
+                    });
+                }
+            }
+        }
+    }
+    progress.finish();
+    let adapter = ctx.adapter.get_info().name;
+    let charts = charts(&cdf, &adapter, hidden, count, &name)?;
+    let sidecar = Sidecar::new(
+        &name,
+        "Per-request latency (wall clock) of the baseline server and of the server with all three changes",
+    )
+    .with_adapter(ctx.report())
+    .with_notes(vec![format!(
+        "hidden width {hidden}, {count} timed requests after at least 10 untimed ones and 0.3 s of them, quantiles by nearest rank"
+    )])
+    .with_files([format!("{name}.csv")]);
+    let mut figure = Figure::new(sidecar)
+        .rows(&rows)?
+        .extra(&format!("{name}_cdf.csv"), rows_to_csv(&cdf)?);
+    for (file, svg) in charts {
+        figure = figure.extra(&file, svg);
+    }
+    figure.write()?;
+    Ok(())
+}
+
+/// The CSV's server names (`unfused`, `fused`) as the charts and the book name them.
+fn legend(server: &str) -> &str {
+    match server {
+        "unfused" => "baseline",
+        "fused" => "all three",
+        other => other,
+    }
+}
+
+/// One chart per batch size, `{name}_b{batch}.svg`: a line per server and format, the fraction
+/// of requests at most as slow as each latency.
+fn charts(
+    points: &[CdfRow],
+    adapter: &str,
+    hidden: usize,
+    count: usize,
+    name: &str,
+) -> anyhow::Result<Vec<(String, String)>> {
+    let mut lines: Vec<Vec<Series>> = vec![Vec::new(); BATCHES.len()];
+    for p in points {
         let Some(b) = BATCHES.iter().position(|&x| x == p.batch) else {
-            anyhow::bail!(
-                "{}: batch {} is not one of {BATCHES:?}",
-                cdf_path.display(),
-                p.batch
-            );
+            anyhow::bail!("batch {} is not one of {BATCHES:?}", p.batch);
         };
         let label = format!("{} {}", legend(&p.server), p.format);
-        if charts[b].last().is_none_or(|s| s.name != label) {
-            charts[b].push(Series::new(&label));
+        if lines[b].last().is_none_or(|s| s.name != label) {
+            lines[b].push(Series::new(&label));
         }
-        if let Some(line) = charts[b].last_mut() {
+        if let Some(line) = lines[b].last_mut() {
             line.point(p.latency_us, p.quantile);
         }
     }
-    let json_path = dir.join(format!("{name}.json"));
-    let mut record: SidecarRecord = serde_json::from_str(
-        &std::fs::read_to_string(&json_path)
-            .with_context(|| format!("cannot read the sidecar {}", json_path.display()))?,
-    )?;
-    let adapter = record.adapter["name"].as_str().unwrap_or("GPU").to_owned();
-    draw(charts, &adapter, size.hidden, size.requests, &name)?;
-    record.notes.push(format!(
-        "SVGs redrawn from {name}_cdf.csv by inference_figures --redraw at commit {} (titles and \
-         legends: `unfused` is the baseline, `fused` all three changes)",
-        git_commit()
-    ));
-    let mut json = serde_json::to_string_pretty(&record)?;
-    json.push('\n');
-    std::fs::write(&json_path, json)?;
-    eprintln!("redrew {name}_b*.svg from {}", cdf_path.display());
-    Ok(())
+    Ok(lines
+        .into_iter()
+        .zip(BATCHES)
+        .map(|(series, batch)| {
+            let svg = LineChart {
+                title: format!("Latency per request, batch {batch}: baseline vs all three changes"),
+                subtitle: format!(
+                    "{adapter}, wgpu 30; MLP 2→{hidden}→{hidden}→{hidden}→3; {count} requests each, wall clock"
+                ),
+                x_label: "latency (µs)".into(),
+                y_label: "fraction of requests at most this slow".into(),
+                log_x: true,
+                log_y: false,
+                series,
+                markers: vec![],
+            }
+            .to_svg();
+            (format!("{name}_b{batch}.svg"), svg)
+        })
+        .collect())
+}
+
+/// `--redraw`: the latency charts from the measured `{name}_cdf.csv`, the sizes from
+/// `{name}.csv`, the adapter from the sidecar.
+pub fn redraw(found: &Found) -> anyhow::Result<Drawn> {
+    let name = &found.name;
+    let points: Vec<CdfRow> = read_rows(&found.path(&format!("{name}_cdf.csv")))?;
+    let sizes: Vec<SizeRow> = found.rows()?;
+    let Some(size) = sizes.first() else {
+        anyhow::bail!("{name}.csv has no rows: measure the latency part again");
+    };
+    let adapter = found.adapter_name().unwrap_or("GPU");
+    let charts = charts(&points, adapter, size.hidden, size.requests, name)?;
+    Ok(Drawn::Charts(charts))
 }

@@ -14,6 +14,7 @@
 
 mod args;
 mod latency;
+mod redraw;
 mod stages;
 mod steps;
 mod workload;
@@ -29,16 +30,11 @@ fn main() -> std::process::ExitCode {
 
 fn run() -> anyhow::Result<()> {
     let args = Args::parse();
-    args.figures.start(&PARTS)?;
+    // Before any check of the machine or any adapter: a redraw measures nothing.
     if args.figures.redraw {
-        if args.figures.wants("latency") {
-            latency::redraw(&args)?;
-        }
-        if args.figures.wants("stages") {
-            stages::redraw(&args)?;
-        }
-        return Ok(());
+        return redraw::run(&args);
     }
+    args.figures.start(&PARTS)?;
     // Scopes need the timestamp features; latency alone does not.
     let (ctx, timestamps) = match GpuScopes::open_context() {
         Ok(ctx) => (ctx, true),

@@ -1,7 +1,5 @@
-use anyhow::{Context, bail};
-use bench_harness::{
-    BarChart, Sidecar, SidecarRecord, figures_dir, git_commit, read_rows, rows_to_csv,
-};
+use anyhow::bail;
+use bench_harness::{BarChart, Drawn, Figure, Found, Sidecar};
 use gpu_context::{GpuContext, GpuScopes};
 use profiling_lab::inference::{PackedModel, Server, WeightFormat, stage_totals};
 use quantization::energy::EnergyMeter;
@@ -156,64 +154,51 @@ fn order_text(order: Order) -> &'static str {
     }
 }
 
-/// Writes one chart per batch size, `{name}_b{batch}.svg`, into the figures folder.
-fn draw(
-    charts: Vec<BarChart>,
+/// One chart per batch size, `{name}_b{batch}.svg`: a bar per server, format and stage.
+fn charts(
+    rows: &[StageRow],
     adapter: &str,
-    hidden: usize,
     order: &str,
     name: &str,
-) -> anyhow::Result<()> {
-    let dir = figures_dir();
-    for (mut chart, batch) in charts.into_iter().zip(BATCHES) {
-        chart.title = format!("Where a request's GPU time goes, batch {batch}");
-        chart.subtitle = format!(
-            "{adapter}, wgpu 30, timestamp scopes; MLP 2→{hidden}→{hidden}→{hidden}→3; \
-             median of {PROFILED} requests {order}, whiskers fastest to slowest"
-        );
-        chart.y_label = "GPU time (µs)".into();
-        chart.log_y = true;
-        chart.write(&dir.join(format!("{name}_b{batch}.svg")))?;
+) -> anyhow::Result<Vec<(String, String)>> {
+    let mut bars = vec![Vec::new(); BATCHES.len()];
+    for row in rows {
+        let Some(b) = BATCHES.iter().position(|&x| x == row.batch) else {
+            bail!("batch {} is not one of {BATCHES:?}", row.batch);
+        };
+        bars[b].push(row.bar());
     }
-    Ok(())
+    let hidden = rows.first().map_or(0, |r| r.hidden);
+    Ok(bars
+        .into_iter()
+        .zip(BATCHES)
+        .map(|(bars, batch)| {
+            let chart = BarChart {
+                title: format!("Where a request's GPU time goes, batch {batch}"),
+                subtitle: format!(
+                    "{adapter}, wgpu 30, timestamp scopes; MLP 2→{hidden}→{hidden}→{hidden}→3; \
+                     median of {PROFILED} requests {order}, whiskers fastest to slowest"
+                ),
+                y_label: "GPU time (µs)".into(),
+                log_y: true,
+                bars,
+            };
+            (format!("{name}_b{batch}.svg"), chart.to_svg())
+        })
+        .collect())
 }
 
-/// `--redraw`: the charts drawn again from the measured `{name}.csv` in the figures folder, after
-/// the chart code changed. Nothing is measured; the sidecar gains a note naming the commit that
-/// drew them, and keeps the one that measured.
-pub fn redraw(args: &Args) -> anyhow::Result<()> {
-    let name = file_name(args);
-    let dir = figures_dir();
-    let csv_path = dir.join(format!("{name}.csv"));
-    let rows: Vec<StageRow> = read_rows(&csv_path).context("--redraw needs the measured CSV")?;
-    let json_path = dir.join(format!("{name}.json"));
-    let mut record: SidecarRecord = std::fs::read_to_string(&json_path)
-        .map_err(anyhow::Error::from)
-        .and_then(|j| Ok(serde_json::from_str(&j)?))
-        .with_context(|| format!("cannot read the sidecar {}", json_path.display()))?;
-    let mut charts = vec![BarChart::default(); BATCHES.len()];
-    let hidden = rows.first().map_or(0, |r| r.hidden);
-    for row in &rows {
-        let Some(b) = BATCHES.iter().position(|&x| x == row.batch) else {
-            bail!(
-                "{}: batch {} is not one of {BATCHES:?}",
-                csv_path.display(),
-                row.batch
-            );
-        };
-        charts[b].bars.push(row.bar());
-    }
-    let adapter = record.adapter["name"].as_str().unwrap_or("GPU").to_owned();
-    draw(charts, &adapter, hidden, order_text(args.order), &name)?;
-    record.notes.push(format!(
-        "SVGs redrawn from this CSV by inference_figures --redraw at commit {}",
-        git_commit()
-    ));
-    let mut json = serde_json::to_string_pretty(&record)?;
-    json.push('\n');
-    std::fs::write(&json_path, json)?;
-    eprintln!("redrew {name}_b*.svg from {}", csv_path.display());
-    Ok(())
+/// `--redraw`: the charts from the measured `{name}.csv`; the order from the figure's name, the
+/// adapter from its sidecar.
+pub fn redraw(found: &Found) -> anyhow::Result<Drawn> {
+    let order = if found.name.ends_with("_sequential") {
+        Order::Sequential
+    } else {
+        Order::Turns
+    };
+    let adapter = found.adapter_name().unwrap_or("GPU");
+    let charts = charts(&found.rows()?, adapter, order_text(order), &found.name)?;
+    Ok(Drawn::Charts(charts))
 }
 
 pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
@@ -257,10 +242,8 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
     )?;
 
     let mut rows = Vec::new();
-    let mut charts = vec![BarChart::default(); BATCHES.len()];
     let us = |s: f64| (s * 1e8).round() / 100.0;
     for p in &all {
-        let b = BATCHES.iter().position(|&b| b == p.batch).unwrap_or(0);
         let (server, format) = (server_label(&p.server), p.format.label());
         for (stage, [median, min, max]) in stage_summary(&p.runs) {
             let row = StageRow {
@@ -275,7 +258,6 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
                 sm_clock_min_mhz: p.clocks.iter().min().copied(),
                 sm_clock_max_mhz: p.clocks.iter().max().copied(),
             };
-            charts[b].bars.push(row.bar());
             if row.stage == "GPU total" {
                 eprintln!(
                     "stages {server} {format} batch {}: {} µs on the GPU",
@@ -285,12 +267,8 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
             rows.push(row);
         }
     }
-    let dir = figures_dir();
-    std::fs::create_dir_all(&dir)?;
-    std::fs::write(dir.join(format!("{name}.csv")), rows_to_csv(&rows)?)
-        .with_context(|| format!("cannot write {name}.csv into {}", dir.display()))?;
     let order = order_text(args.order);
-    draw(charts, &ctx.adapter.get_info().name, hidden, order, &name)?;
+    let charts = charts(&rows, &ctx.adapter.get_info().name, order, &name)?;
     let mut sidecar = Sidecar::new(
         &name,
         "GPU time per stage of one request, unfused and fused inference servers",
@@ -304,9 +282,11 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext) -> anyhow::Result<()> {
         ),
         clock_note,
     ]);
-    sidecar.files = std::iter::once(format!("{name}.csv"))
-        .chain(BATCHES.iter().map(|b| format!("{name}_b{b}.svg")))
-        .collect();
-    sidecar.write(&dir.join(format!("{name}.json")))?;
+    sidecar.files = vec![format!("{name}.csv")];
+    let mut figure = Figure::new(sidecar).rows(&rows)?;
+    for (file, svg) in charts {
+        figure = figure.extra(&file, svg);
+    }
+    figure.write()?;
     Ok(())
 }

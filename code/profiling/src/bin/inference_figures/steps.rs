@@ -3,11 +3,11 @@
 //! few traced ones split by the request's `tracing` spans.
 
 use anyhow::Context;
-use bench_harness::{BarChart, Figure, Sidecar, figures_dir};
+use bench_harness::{BarChart, Drawn, Figure, Found, Sidecar, figures_dir};
 use gpu_context::{GpuContext, GpuScopes};
 use profiling_lab::chrome_trace::{ChromeTrace, read_events, span_totals};
 use profiling_lab::inference::{Changes, PackedModel, Server, WeightFormat, stage_totals};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tracing_subscriber::filter::LevelFilter;
 
 use crate::args::{Args, Sizes, figure_name};
@@ -19,7 +19,7 @@ const TRACED: usize = 20;
 const PROFILED: usize = 9;
 
 /// One set of changes at one batch size.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct StepRow {
     variant: String,
     fuse: bool,
@@ -28,6 +28,10 @@ struct StepRow {
     batch: usize,
     hidden: usize,
     requests: usize,
+    /// The fastest timed request (the chart's whisker starts there); absent from tables measured
+    /// before it was kept.
+    #[serde(default)]
+    min_us: Option<f64>,
     p50_us: f64,
     p90_us: f64,
     p99_us: f64,
@@ -48,6 +52,50 @@ struct SpanRow {
     mean_us: f64,
     /// `mean_us` over the mean traced request.
     share: f64,
+}
+
+/// One chart per batch size, `{name}_b{batch}.svg`: each set of changes' median latency, whiskers
+/// from the fastest request to p99. `None` where a row lacks the fastest request.
+fn charts(rows: &[StepRow], adapter: &str, name: &str) -> Option<Vec<(String, String)>> {
+    let (hidden, count) = rows.first().map_or((0, 0), |r| (r.hidden, r.requests));
+    BATCHES
+        .iter()
+        .map(|&batch| {
+            let bars = rows
+                .iter()
+                .filter(|r| r.batch == batch)
+                .map(|r| Some((r.variant.clone(), r.p50_us, Some((r.min_us?, r.p99_us)))))
+                .collect::<Option<Vec<_>>>()?;
+            let chart = BarChart {
+                title: format!("Median latency per request, batch {batch}, by the changes made"),
+                subtitle: format!(
+                    "{adapter}, wgpu 30; int8 MLP 2→{hidden}→{hidden}→{hidden}→3; {count} \
+                     requests, whiskers fastest to p99"
+                ),
+                y_label: "latency (µs)".into(),
+                log_y: true,
+                bars,
+            };
+            Some((format!("{name}_b{batch}.svg"), chart.to_svg()))
+        })
+        .collect()
+}
+
+/// `--redraw`: the charts from the table, the adapter from the sidecar; the spans' table has no
+/// chart.
+pub fn redraw(found: &Found) -> anyhow::Result<Drawn> {
+    if found.name.ends_with("_spans") {
+        return Ok(Drawn::Kept("a table without a chart".into()));
+    }
+    let adapter = found.adapter_name().unwrap_or("GPU");
+    Ok(match charts(&found.rows()?, adapter, &found.name) {
+        Some(charts) => Drawn::Charts(charts),
+        None => Drawn::Kept(
+            "the table has no min_us column (measured before it was kept), and the whiskers \
+             start at the fastest request"
+                .into(),
+        ),
+    })
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -131,8 +179,7 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext, timestamps: bool) -> any
         None
     };
     let (mut rows, mut span_rows) = (Vec::new(), Vec::new());
-    let mut charts = vec![BarChart::default(); BATCHES.len()];
-    for (b, &batch) in BATCHES.iter().enumerate() {
+    for &batch in &BATCHES {
         for changes in Changes::STEPS {
             let variant = changes.label();
             let mut server = Server::new(ctx, packed.clone(), changes, batch)?;
@@ -159,9 +206,6 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext, timestamps: bool) -> any
                 "steps {variant} batch {batch}: p50 {} µs, GPU {gpu_us:.1} µs",
                 us(0.5)
             );
-            charts[b]
-                .bars
-                .push((variant.clone(), us(0.5), Some((us(0.0), us(0.99)))));
             rows.push(StepRow {
                 variant,
                 fuse: changes.fuse,
@@ -170,6 +214,7 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext, timestamps: bool) -> any
                 batch,
                 hidden,
                 requests: count,
+                min_us: Some(us(0.0)),
                 p50_us: us(0.5),
                 p90_us: us(0.9),
                 p99_us: us(0.99),
@@ -178,14 +223,7 @@ pub fn run(args: &Args, sizes: Sizes, ctx: &GpuContext, timestamps: bool) -> any
             });
         }
     }
-    write(
-        args,
-        ctx,
-        hidden,
-        count,
-        traced_count,
-        (rows, span_rows, charts),
-    )
+    write(args, ctx, hidden, count, traced_count, (rows, span_rows))
 }
 
 fn write(
@@ -194,7 +232,7 @@ fn write(
     hidden: usize,
     count: usize,
     traced_count: usize,
-    (rows, span_rows, charts): (Vec<StepRow>, Vec<SpanRow>, Vec<BarChart>),
+    (rows, span_rows): (Vec<StepRow>, Vec<SpanRow>),
 ) -> anyhow::Result<()> {
     let dir = figures_dir();
     let name = figure_name(&args.figures, "steps");
@@ -210,17 +248,12 @@ fn write(
         "The inference case study's three changes one at a time and together: latency and GPU time",
     )
     .with_adapter(ctx.report())
-    .with_notes(notes.clone()))
+    .with_notes(notes.clone())
+    .with_files([format!("{name}.csv")]))
     .rows(&rows)?;
-    for (mut chart, batch) in charts.into_iter().zip(BATCHES) {
-        chart.title = format!("Median latency per request, batch {batch}, by the changes made");
-        chart.subtitle = format!(
-            "{adapter}, wgpu 30; int8 MLP 2→{hidden}→{hidden}→{hidden}→3; {count} requests, \
-             whiskers fastest to p99"
-        );
-        chart.y_label = "latency (µs)".into();
-        chart.log_y = true;
-        figure = figure.extra(&format!("{name}_b{batch}.svg"), chart.to_svg());
+    let charts = charts(&rows, &adapter, &name).expect("every measured row has min_us");
+    for (file, svg) in charts {
+        figure = figure.extra(&file, svg);
     }
     figure
         .write_to(&dir)
