@@ -11,8 +11,8 @@
 
 use bench_harness::rng::SplitMix64;
 use bench_harness::{
-    BarChart, Figure, FigureArgs, LineChart, Series, Sidecar, Stats, measure, measure_durations,
-    rows_to_csv,
+    BarChart, Drawn, Figure, FigureArgs, FigureError, Found, LineChart, RedrawReport, Series,
+    Sidecar, Stats, measure, measure_durations, rows_to_csv,
 };
 use gpu_context::{GpuContext, TimingSource, wgpu};
 use parallelism::gpu_histogram::{GpuHistogramBench, GpuHistogramKind};
@@ -20,13 +20,20 @@ use parallelism::graph::{
     Graph, bfs_parallel, bfs_sequential, frontier_sizes, grid_graph, random_graph,
 };
 use parallelism::histogram::histogram_sequential;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+const PARTS: [&str; 2] = ["histogram", "bfs"];
 
 fn main() -> anyhow::Result<()> {
     let args = FigureArgs::parse_with_about(
         "GPU histogram (global vs privatised, three inputs) and sequential vs parallel BFS",
     );
-    args.start(&["histogram", "bfs"])?;
+    // `--redraw` measures nothing and opens no adapter: it draws the charts from the CSVs.
+    if args.redraw {
+        redraw(&args)?;
+        return Ok(());
+    }
+    args.start(&PARTS)?;
     let suffix = args
         .machine
         .as_deref()
@@ -41,10 +48,10 @@ fn main() -> anyhow::Result<()> {
 }
 
 /// One kernel on one input in `parallel_gpu_histogram*.csv`.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct HistogramRow {
-    input: &'static str,
-    kernel: &'static str,
+    input: String,
+    kernel: String,
     bytes: usize,
     median_ms: f64,
     p10_ms: f64,
@@ -55,10 +62,10 @@ struct HistogramRow {
 }
 
 /// One variant at one thread count in `parallel_bfs*.csv`.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct BfsRow {
-    graph: &'static str,
-    variant: &'static str,
+    graph: String,
+    variant: String,
     threads: usize,
     nodes: usize,
     levels: usize,
@@ -115,19 +122,6 @@ fn histogram_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
     let samples = if args.quick { 3 } else { 15 };
     let name = format!("parallel_gpu_histogram{suffix}");
     let mut rows: Vec<HistogramRow> = Vec::new();
-    let mut chart = BarChart {
-        title: format!(
-            "GPU byte histogram of {} MiB: input bytes per second",
-            len >> 20
-        ),
-        subtitle: format!(
-            "{} ({:?}), median of {samples} (whisker: p10 to p90)",
-            info.name, info.device_type
-        ),
-        y_label: "GB/s".into(),
-        log_y: true,
-        bars: Vec::new(),
-    };
     for (input, data) in inputs(len) {
         let bench = GpuHistogramBench::new(&ctx, &data)?;
         let expected = histogram_sequential(&data).map(|c| c as u32);
@@ -151,8 +145,8 @@ fn histogram_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
                 stats.median * 1e3
             );
             rows.push(HistogramRow {
-                input,
-                kernel: label,
+                input: input.to_owned(),
+                kernel: label.to_owned(),
                 bytes: len,
                 median_ms: round_to(stats.median * 1e3, 4),
                 p10_ms: round_to(stats.p10 * 1e3, 4),
@@ -161,13 +155,9 @@ fn histogram_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
                 gb_per_s: round_to(gbps, 3),
                 timing: format!("{source:?}"),
             });
-            chart.bars.push((
-                format!("{label}, {input}"),
-                gbps,
-                Some((len as f64 / stats.p90 / 1e9, len as f64 / stats.p10 / 1e9)),
-            ));
         }
     }
+    let adapter = format!("{} ({:?})", info.name, info.device_type);
     let mut sidecar = Sidecar::new(&name, "GPU histogram: global atomics vs privatised bins");
     sidecar.set_adapter(ctx.report());
     sidecar.notes.push(format!(
@@ -176,17 +166,52 @@ fn histogram_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
     ));
     Figure::new(sidecar)
         .rows(&rows)?
-        .chart(chart.to_svg())
+        .chart(histogram_chart(&rows, &adapter))
         .write()?;
     Ok(())
 }
 
-fn bfs_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
-    let (nodes, side) = if args.quick {
-        (1 << 14, 128)
+/// Input bytes per second of each kernel on each input, under the adapter's name and type.
+fn histogram_chart(rows: &[HistogramRow], adapter: &str) -> String {
+    let (bytes, samples) = rows.first().map_or((0, 0), |r| (r.bytes, r.samples));
+    let bars = rows
+        .iter()
+        .map(|r| {
+            // Bytes per millisecond / 1e6 = GB/s; from the times, which keep more digits than
+            // the rounded gb_per_s column.
+            let gbps = |ms: f64| r.bytes as f64 / ms / 1e6;
+            let spread = (gbps(r.p90_ms), gbps(r.p10_ms));
+            (
+                format!("{}, {}", r.kernel, r.input),
+                gbps(r.median_ms),
+                Some(spread),
+            )
+        })
+        .collect();
+    BarChart {
+        title: format!(
+            "GPU byte histogram of {} MiB: input bytes per second",
+            bytes >> 20
+        ),
+        subtitle: format!("{adapter}, median of {samples} (whisker: p10 to p90)"),
+        y_label: "GB/s".into(),
+        log_y: true,
+        bars,
+    }
+    .to_svg()
+}
+
+/// The BFS run's sizes, the full one's or `--quick`'s: random-graph nodes, grid side, samples.
+fn bfs_plan(quick: bool) -> (usize, usize, usize) {
+    if quick {
+        (1 << 14, 128, 3)
     } else {
-        (1 << 21, 1024)
-    };
+        (1 << 21, 1024, 9)
+    }
+}
+
+fn bfs_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
+    let (nodes, side, samples) = bfs_plan(args.quick);
     let graphs: [(&str, Graph); 2] = [
         ("random (degree 8)", random_graph(nodes, 8, 7)),
         ("grid", grid_graph(side)),
@@ -195,18 +220,9 @@ fn bfs_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
     let threads: Vec<usize> = std::iter::successors(Some(1), |t| Some(t * 2))
         .take_while(|&t| t <= cores)
         .collect();
-    let samples = if args.quick { 3 } else { 9 };
     let name = format!("parallel_bfs{suffix}");
     let mut rows: Vec<BfsRow> = Vec::new();
     let mut frontiers: Vec<FrontierRow> = Vec::new();
-    let mut chart = LineChart {
-        title: "Level-synchronous parallel BFS: speed-up over sequential BFS".into(),
-        subtitle: format!("{cores} logical CPUs, median of {samples}"),
-        x_label: "threads".into(),
-        y_label: "speed-up".into(),
-        log_x: true,
-        ..Default::default()
-    };
     for (graph_name, graph) in &graphs {
         let reference = bfs_sequential(graph, 0);
         let sizes = frontier_sizes(&reference);
@@ -222,8 +238,8 @@ fn bfs_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
         });
         let mut row = |variant: &'static str, t: usize, s: &Stats| {
             rows.push(BfsRow {
-                graph: graph_name,
-                variant,
+                graph: (*graph_name).to_owned(),
+                variant: variant.to_owned(),
                 threads: t,
                 nodes: graph.nodes(),
                 levels: sizes.len(),
@@ -234,7 +250,6 @@ fn bfs_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
             });
         };
         row("sequential", 1, &sequential);
-        let mut series = Series::new(graph_name);
         for &t in &threads {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(t).build()?;
             let got = pool.install(|| bfs_parallel(graph, 0));
@@ -248,14 +263,7 @@ fn bfs_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
                 sequential.median / s.median
             );
             row("parallel", t, &s);
-            series.point_with_spread(
-                t as f64,
-                sequential.median / s.median,
-                sequential.median / s.p90,
-                sequential.median / s.p10,
-            );
         }
-        chart.series.push(series);
     }
     let mut sidecar = Sidecar::new(&name, "Sequential vs level-synchronous parallel BFS");
     sidecar.notes.push(format!(
@@ -264,11 +272,126 @@ fn bfs_figure(args: &FigureArgs, suffix: &str) -> anyhow::Result<()> {
     ));
     Figure::new(sidecar)
         .rows(&rows)?
-        .chart(chart.to_svg())
+        .chart(bfs_chart(&rows, cores))
         .extra(
             &format!("parallel_bfs_frontiers{suffix}.csv"),
             rows_to_csv(&frontiers)?,
         )
         .write()?;
     Ok(())
+}
+
+/// Speed-up of the parallel BFS over the sequential one against the thread count, one line per
+/// graph. The random graph's size tells which run's sample count the medians are of.
+fn bfs_chart(rows: &[BfsRow], cores: usize) -> String {
+    let random_nodes = rows.iter().find(|r| r.graph != "grid").map(|r| r.nodes);
+    let samples = [false, true]
+        .map(bfs_plan)
+        .into_iter()
+        .find(|(nodes, _, _)| Some(*nodes) == random_nodes)
+        .map_or_else(|| "runs".to_owned(), |(_, _, samples)| samples.to_string());
+    let mut chart = LineChart {
+        title: "Level-synchronous parallel BFS: speed-up over sequential BFS".into(),
+        subtitle: format!("{cores} logical CPUs, median of {samples}"),
+        x_label: "threads".into(),
+        y_label: "speed-up".into(),
+        log_x: true,
+        ..Default::default()
+    };
+    let mut graphs: Vec<&str> = Vec::new();
+    for r in rows {
+        if !graphs.contains(&r.graph.as_str()) {
+            graphs.push(&r.graph);
+        }
+    }
+    for graph in graphs {
+        let of_graph = || rows.iter().filter(move |r| r.graph == graph);
+        let Some(sequential) = of_graph().find(|r| r.variant == "sequential") else {
+            continue;
+        };
+        let seq_ms = sequential.median_ms;
+        let mut series = Series::new(graph);
+        for r in of_graph().filter(|r| r.variant == "parallel") {
+            series.point_with_spread(
+                r.threads as f64,
+                seq_ms / r.median_ms,
+                seq_ms / r.p90_ms,
+                seq_ms / r.p10_ms,
+            );
+        }
+        chart.series.push(series);
+    }
+    chart.to_svg()
+}
+
+/// `--redraw`: both charts of every run in the folder, from their CSVs and sidecars.
+fn redraw(args: &FigureArgs) -> anyhow::Result<RedrawReport> {
+    if let Some(part) = args.only.iter().find(|p| !PARTS.contains(&p.as_str())) {
+        anyhow::bail!(
+            "unknown part `{part}` in --only; the parts are: {}",
+            PARTS.join(", ")
+        );
+    }
+    let sources = ["code/parallelism/examples/gpu_histogram_and_bfs_figures.rs"];
+    Ok(
+        args.redraw("gpu_histogram_and_bfs_figures", &sources, |found| {
+            redraw_one(args, found)
+        })?,
+    )
+}
+
+fn redraw_one(args: &FigureArgs, found: &Found) -> Result<Drawn, FigureError> {
+    let figure = found.sidecar.figure.as_str();
+    let part = if figure.starts_with("parallel_gpu_histogram") {
+        "histogram"
+    } else {
+        "bfs"
+    };
+    if !args.wants(part) {
+        return Ok(Drawn::Kept("not a part --only asked for".into()));
+    }
+    let svg = if part == "histogram" {
+        let adapter = &found.sidecar.adapter;
+        let field = |key: &str| adapter.get(key).and_then(|v| v.as_str()).unwrap_or("?");
+        let adapter = format!("{} ({})", field("name"), field("device_type"));
+        histogram_chart(&found.rows()?, &adapter)
+    } else {
+        bfs_chart(&found.rows()?, found.sidecar.logical_cpus)
+    };
+    Ok(Drawn::chart(found, svg))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    #[test]
+    fn redrawing_the_committed_figures_reproduces_every_svg() {
+        let committed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../figures");
+        let dir = std::env::temp_dir().join(format!("gpu_histogram_redraw_{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let sources = ["code/parallelism/examples/gpu_histogram_and_bfs_figures.rs"];
+        let found = bench_harness::figures_of(&committed, &sources).unwrap();
+        assert_eq!(found.len(), 4, "{found:?}");
+        for figure in &found {
+            for ext in ["csv", "json", "svg"] {
+                let file = format!("{}.{ext}", figure.name);
+                std::fs::copy(committed.join(&file), dir.join(&file)).unwrap();
+            }
+        }
+        let args = FigureArgs {
+            out: Some(dir.clone()),
+            allow_dirty: true,
+            redraw: true,
+            ..FigureArgs::default()
+        };
+        let report = redraw(&args).unwrap();
+        assert!(report.kept.is_empty(), "{:?}", report.kept);
+        assert!(report.written.is_empty(), "changed: {:?}", report.written);
+        assert_eq!(report.unchanged.len(), 4);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
