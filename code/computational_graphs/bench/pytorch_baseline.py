@@ -57,14 +57,18 @@ def build(graph, device):
     return forward
 
 
-def time_loop(f, x, iterations, warmup, samples, mark_step):
-    """Seconds per iteration: N runs, one synchronising read-back, per sample."""
+def time_loop(f, x, iterations, warmup, samples, mark_step, read_back=True):
+    """Seconds per iteration: N runs, one synchronising read-back, per sample (without
+    `read_back`, a wait for the GPU in its place: the result stays on the device)."""
     def once():
         out = None
         for _ in range(iterations):
             if mark_step:
                 torch.compiler.cudagraph_mark_step_begin()
             out = f(x)
+        if not read_back:
+            torch.cuda.synchronize()
+            return out
         return out.cpu()
 
     for _ in range(warmup):
@@ -165,6 +169,9 @@ def main():
     p.add_argument("--compile-modes", type=lambda v: [m for m in v.split(",") if m],
                    default=["default", "reduce-overhead"],
                    help="torch.compile modes to time, comma-separated (empty for none)")
+    p.add_argument("--without-read-back", action="store_true",
+                   help="also time eager and the CUDA graph with a wait for the GPU in place of "
+                        "the read-back of the result")
     args = p.parse_args()
     unknown = set(args.compile_modes) - {"default", "reduce-overhead"}
     if unknown:
@@ -207,7 +214,9 @@ def main():
             "figure": args.out.rsplit("/", 1)[-1].removesuffix(".csv"),
             "description": "PyTorch eager, eager captured as a CUDA graph, and torch.compile (modes: "
                            + ", ".join(args.compile_modes) + ") on the exported random graphs; ms per "
-                           "run (N runs per read-back); FP32 matmul with TF32 off",
+                           "run (N runs per read-back"
+                           + ("; the no-read-back rows wait for the GPU instead" if args.without_read_back else "")
+                           + "); FP32 matmul with TF32 off",
             "gpu": torch.cuda.get_device_name(),
             "torch": torch.__version__,
             "cuda": torch.version.cuda,
@@ -237,6 +246,11 @@ def main():
         replay, capture_s = captured(forward, x)
         record(e["sweep"], g, "PyTorch CUDA graph (captured eager)",
                time_loop(replay, x, it, warmup, samples, False), capture_s)
+        if args.without_read_back:
+            record(e["sweep"], g, "PyTorch eager, no read-back",
+                   time_loop(forward, x, it, warmup, samples, False, read_back=False))
+            record(e["sweep"], g, "PyTorch CUDA graph, no read-back",
+                   time_loop(replay, x, it, warmup, samples, False, read_back=False), capture_s)
 
     # cuBLAS through torch.mm at the ladder's size and the graphs' sizes (TF32 off: FP32 FMA).
     for n in sorted({spec["ladder_size"], *args.matmul_sizes}):

@@ -16,6 +16,7 @@ pub const PARTS: &[&str] = &[
     "compiled",
     "transfers",
     "overlap",
+    "phases",
 ];
 
 #[derive(clap::Parser)]

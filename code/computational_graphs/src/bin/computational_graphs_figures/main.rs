@@ -8,7 +8,8 @@
 //! keeps its winners between runs), ladder, floor, cpu, cpu_kernel (one core: the packed
 //! kernels against matrixmultiply), roofline, transfers (host↔device
 //! bandwidth against size), overlap (a chunked batch, serial against pipelined); add `loops` to
-//! time only the one-submission variants in the sweeps, `compiled` only the compiled loops.
+//! time only the one-submission variants in the sweeps, `compiled` only the compiled loops;
+//! phases (one submission of the compiled loops at every size of the size sweep, step by step).
 //! `--redraw` draws the sweeps' SVGs (and the set-up
 //! bars) again from their CSVs without measuring.
 
@@ -23,6 +24,7 @@ mod floor_bench;
 mod ladder_bench;
 mod matrixmultiply_worker;
 mod overlap_bench;
+mod phases_bench;
 mod redraw;
 mod roofline;
 mod roofline_model;
@@ -74,6 +76,9 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     }
     if args.wants("sizes") || args.wants("depths") {
         sweep::run(&mut ctx, &args)?;
+    }
+    if args.wants("phases") {
+        phases_bench::run(&ctx, &args)?;
     }
     if args.wants("ladder") {
         ladder_bench::run(&ctx, &args)?;

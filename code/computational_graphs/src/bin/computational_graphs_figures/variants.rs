@@ -9,7 +9,7 @@ use computational_graphs::compiler::{
     fuse,
 };
 use computational_graphs::gpu_program::GpuProgram;
-use computational_graphs::graph::{OpList, runner_cpu, runner_gpu, validate};
+use computational_graphs::graph::{OpList, VerifiedGraph, runner_cpu, runner_gpu, validate};
 use computational_graphs::immediate;
 use computational_graphs::ops::gpu::Pipelines;
 use computational_graphs::tensor::Tensor2D;
@@ -183,31 +183,10 @@ pub fn measure_variant(
         | Variant::CompiledChosen
         | Variant::CompiledAutotuned
         | Variant::CompiledChained => {
-            let program = match v {
-                Variant::GraphLoop => runner_gpu::build(ctx, &graph, Pipelines::Cached)?,
-                Variant::GraphLoopFused => runner_gpu::build(ctx, &fused, Pipelines::Cached)?,
-                Variant::CompiledChosen => {
-                    compile_choosing_kernels(ctx, &graph, Options::default())?.program
-                }
-                Variant::CompiledAutotuned => {
-                    let linears = LinearKernels::Autotuned(tuner);
-                    compile_with(ctx, &graph, Options::default(), linears)?.program
-                }
-                Variant::CompiledChained => {
-                    let linears = LinearKernels::Autotuned(tuner);
-                    compile_with_chains(ctx, &graph, Options::default(), linears)?.program
-                }
-                _ => compile(ctx, &graph, Options::default())?.program,
-            };
+            let program = build_loop_program(ctx, v, &graph, &fused, tuner)?;
             let setup = start.elapsed();
             let n = e.loop_iterations;
-            // Keep the GPU busy for a moment first: after a set-up that left it mostly idle
-            // (compiling, or tuning), its clocks need time to come back up, and the first
-            // samples would measure that instead of the graph.
-            let busy_until = Instant::now() + GPU_WARMUP;
-            while Instant::now() < busy_until {
-                program.run_loop(ctx, &inputs, n)?;
-            }
+            warm_up_gpu(ctx, &program, &inputs, n)?;
             let stats = measure_durations(e.warmup, e.samples, || {
                 let t = Instant::now();
                 program.run_loop(ctx, &inputs, n).expect("built");
@@ -225,8 +204,51 @@ pub fn measure_variant(
     })
 }
 
+/// The program of a loop variant (`v.is_loop()`): `graph` as validated, `fused` its fusion.
+pub fn build_loop_program(
+    ctx: &GpuContext,
+    v: Variant,
+    graph: &VerifiedGraph,
+    fused: &VerifiedGraph,
+    tuner: &mut Autotuner,
+) -> Result<GpuProgram, computational_graphs::Error> {
+    assert!(v.is_loop(), "{} does not run as one program", v.name());
+    Ok(match v {
+        Variant::GraphLoop => runner_gpu::build(ctx, graph, Pipelines::Cached)?,
+        Variant::GraphLoopFused => runner_gpu::build(ctx, fused, Pipelines::Cached)?,
+        Variant::CompiledChosen => {
+            compile_choosing_kernels(ctx, graph, Options::default())?.program
+        }
+        Variant::CompiledAutotuned => {
+            let linears = LinearKernels::Autotuned(tuner);
+            compile_with(ctx, graph, Options::default(), linears)?.program
+        }
+        Variant::CompiledChained => {
+            let linears = LinearKernels::Autotuned(tuner);
+            compile_with_chains(ctx, graph, Options::default(), linears)?.program
+        }
+        _ => compile(ctx, graph, Options::default())?.program,
+    })
+}
+
+/// Keeps the GPU busy with `program` for a moment: after a set-up that left it mostly idle
+/// (compiling, or tuning), its clocks need time to come back up, and the first samples would
+/// measure that instead of the graph.
+pub fn warm_up_gpu(
+    ctx: &GpuContext,
+    program: &GpuProgram,
+    inputs: &[Tensor2D],
+    iterations: usize,
+) -> Result<(), computational_graphs::Error> {
+    let busy_until = Instant::now() + GPU_WARMUP;
+    while Instant::now() < busy_until {
+        program.run_loop(ctx, inputs, iterations)?;
+    }
+    Ok(())
+}
+
 /// Median of 3 GPU-timestamped submissions of `n` iterations, per iteration.
-fn gpu_time(
+pub fn gpu_time(
     ctx: &GpuContext,
     program: &GpuProgram,
     n: usize,
