@@ -9,27 +9,56 @@ use numerics::summation::{
     dot_f16_accumulate_f16, dot_f16_accumulate_f32, in_f64, kahan, naive, neumaier, pairwise,
     relative_error,
 };
+use serde::{Deserialize, Serialize};
 
 const COMPUTED: &str = "computed (deterministic: the same on every machine)";
 
 /// ULP against magnitude for the six formats, from `Format::spacing_at` (tested against the
 /// gaps between consecutive bit patterns).
 pub fn spacing() -> anyhow::Result<()> {
-    let mut csv = Csv::new(&["format", "x", "spacing"]);
-    let mut series = Vec::new();
+    let mut rows = Vec::new();
     for format in Format::ALL {
-        let mut s = Series::new(format.name);
         // Quarter-decade steps in powers of two, from 2^-40 to 2^40.
         for k in -160..=160 {
             let x = 2f64.powf(f64::from(k) / 4.0);
-            if let Some(gap) = format.spacing_at(x) {
-                csv.row(&[format.name.into(), format!("{x:e}"), format!("{gap:e}")]);
-                s.point(x, gap);
+            if let Some(spacing) = format.spacing_at(x) {
+                rows.push(SpacingRow {
+                    format: format.name.into(),
+                    x,
+                    spacing,
+                });
             }
         }
-        series.push(s);
     }
-    let chart = LineChart {
+    let sidecar = Sidecar::new("numerics_spacing", "ULP against magnitude, six formats");
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(spacing_chart(&rows))
+        .write()?;
+    Ok(())
+}
+
+/// One format at one magnitude in `numerics_spacing.csv`.
+#[derive(Serialize, Deserialize)]
+pub struct SpacingRow {
+    format: String,
+    x: f64,
+    spacing: f64,
+}
+
+/// A line per format (all six, in [`Format::ALL`]'s order): the gap against the magnitude.
+pub fn spacing_chart(rows: &[SpacingRow]) -> String {
+    let series = Format::ALL
+        .iter()
+        .map(|format| {
+            let mut s = Series::new(format.name);
+            for r in rows.iter().filter(|r| r.format == format.name) {
+                s.point(r.x, r.spacing);
+            }
+            s
+        })
+        .collect();
+    LineChart {
         title: "Spacing between neighbouring values (ULP)".into(),
         subtitle: COMPUTED.into(),
         x_label: "magnitude x".into(),
@@ -38,32 +67,58 @@ pub fn spacing() -> anyhow::Result<()> {
         log_y: true,
         series,
         markers: Vec::new(),
-    };
-    let sidecar = Sidecar::new("numerics_spacing", "ULP against magnitude, six formats");
-    Figure::new(sidecar)
-        .table(&csv)
-        .chart(chart.to_svg())
-        .write()?;
-    Ok(())
+    }
+    .to_svg()
 }
 
 /// The largest relative rounding error per binade, measured by rounding 256 points of each.
 pub fn rounding_error() -> anyhow::Result<()> {
-    let mut csv = Csv::new(&["format", "binade_start", "max_relative_error"]);
-    let mut series = Vec::new();
+    let mut rows = Vec::new();
     for format in Format::ALL.into_iter().skip(1) {
-        let mut s = Series::new(format.name);
         for k in -40..=40 {
-            if let Some(err) = max_relative_error_in_binade(format, k, 256) {
-                let x = 2f64.powi(k);
-                csv.row(&[format.name.into(), format!("{x:e}"), format!("{err:e}")]);
-                // Exact values (relative error 0) cannot sit on a log axis; plot them at 1e-12.
-                s.point(x, err.max(1e-12));
+            if let Some(max_relative_error) = max_relative_error_in_binade(format, k, 256) {
+                rows.push(RoundingErrorRow {
+                    format: format.name.into(),
+                    binade_start: 2f64.powi(k),
+                    max_relative_error,
+                });
             }
         }
-        series.push(s);
     }
-    let chart = LineChart {
+    let sidecar = Sidecar::new(
+        "numerics_relative_error",
+        "worst relative rounding error of 256 f32 points per binade, five formats",
+    );
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(rounding_error_chart(&rows))
+        .write()?;
+    Ok(())
+}
+
+/// One format's binade in `numerics_relative_error.csv`.
+#[derive(Serialize, Deserialize)]
+pub struct RoundingErrorRow {
+    format: String,
+    binade_start: f64,
+    max_relative_error: f64,
+}
+
+/// A line per format (f64 left out: f32 inputs round to it exactly).
+pub fn rounding_error_chart(rows: &[RoundingErrorRow]) -> String {
+    let series = Format::ALL
+        .iter()
+        .skip(1)
+        .map(|format| {
+            let mut s = Series::new(format.name);
+            for r in rows.iter().filter(|r| r.format == format.name) {
+                // Exact values (relative error 0) cannot sit on a log axis; plot them at 1e-12.
+                s.point(r.binade_start, r.max_relative_error.max(1e-12));
+            }
+            s
+        })
+        .collect();
+    LineChart {
         title: "Worst relative rounding error per binade (f32 inputs)".into(),
         subtitle: COMPUTED.into(),
         x_label: "magnitude x (start of the binade)".into(),
@@ -72,16 +127,8 @@ pub fn rounding_error() -> anyhow::Result<()> {
         log_y: true,
         series,
         markers: Vec::new(),
-    };
-    let sidecar = Sidecar::new(
-        "numerics_relative_error",
-        "worst relative rounding error of 256 f32 points per binade, five formats",
-    );
-    Figure::new(sidecar)
-        .table(&csv)
-        .chart(chart.to_svg())
-        .write()?;
-    Ok(())
+    }
+    .to_svg()
 }
 
 /// SplitMix64 into [0, 1): the same inputs on every run and every machine.
@@ -101,16 +148,7 @@ fn uniform(n: usize, seed: u64) -> Vec<f32> {
 /// Relative error against n for the summation methods and the two f16 dot products.
 pub fn summation(quick: bool) -> anyhow::Result<()> {
     let top = if quick { 16 } else { 24 };
-    let names = [
-        "f32 naive",
-        "f32 pairwise",
-        "f32 Kahan",
-        "f32 Neumaier",
-        "f16 dot, f16 accumulator",
-        "f16 dot, f32 accumulator",
-    ];
-    let mut series: Vec<Series> = names.iter().map(|n| Series::new(n)).collect();
-    let mut csv = Csv::new(&["n", "method", "result", "reference", "relative_error"]);
+    let mut rows = Vec::new();
     for p in (4..=top).step_by(2) {
         let n = 1usize << p;
         let xs = uniform(n, 42);
@@ -127,19 +165,60 @@ pub fn summation(quick: bool) -> anyhow::Result<()> {
             (dot_f16_accumulate_f16(&a, &b).to_f64(), exact_dot),
             (f64::from(dot_f16_accumulate_f32(&a, &b)), exact_dot),
         ];
-        for (i, (got, reference)) in results.into_iter().enumerate() {
-            let err = relative_error(got, reference);
-            csv.row(&[
-                n.to_string(),
-                names[i].into(),
-                format!("{got:e}"),
-                format!("{reference:e}"),
-                format!("{err:e}"),
-            ]);
-            series[i].point(n as f64, err.max(1e-10));
+        for (method, (result, reference)) in SUMMATION_METHODS.iter().zip(results) {
+            rows.push(SummationRow {
+                n,
+                method: (*method).into(),
+                result,
+                reference,
+                relative_error: relative_error(result, reference),
+            });
         }
     }
-    let chart = LineChart {
+    let sidecar = Sidecar::new(
+        "numerics_summation",
+        "relative error against n: four f32 summations and two f16 dot products",
+    );
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(summation_chart(&rows))
+        .write()?;
+    Ok(())
+}
+
+/// The summation figure's methods, in the table's and the legend's order.
+const SUMMATION_METHODS: [&str; 6] = [
+    "f32 naive",
+    "f32 pairwise",
+    "f32 Kahan",
+    "f32 Neumaier",
+    "f16 dot, f16 accumulator",
+    "f16 dot, f32 accumulator",
+];
+
+/// One method at one n in `numerics_summation.csv`.
+#[derive(Serialize, Deserialize)]
+pub struct SummationRow {
+    n: usize,
+    method: String,
+    result: f64,
+    reference: f64,
+    relative_error: f64,
+}
+
+/// A line per method: the relative error against n.
+pub fn summation_chart(rows: &[SummationRow]) -> String {
+    let series = SUMMATION_METHODS
+        .iter()
+        .map(|method| {
+            let mut s = Series::new(method);
+            for r in rows.iter().filter(|r| r.method == *method) {
+                s.point(r.n as f64, r.relative_error.max(1e-10));
+            }
+            s
+        })
+        .collect();
+    LineChart {
         title: "Relative error of a sum of n uniform [0, 1) values".into(),
         subtitle: COMPUTED.into(),
         x_label: "n".into(),
@@ -148,16 +227,8 @@ pub fn summation(quick: bool) -> anyhow::Result<()> {
         log_y: true,
         series,
         markers: Vec::new(),
-    };
-    let sidecar = Sidecar::new(
-        "numerics_summation",
-        "relative error against n: four f32 summations and two f16 dot products",
-    );
-    Figure::new(sidecar)
-        .table(&csv)
-        .chart(chart.to_svg())
-        .write()?;
-    Ok(())
+    }
+    .to_svg()
 }
 
 /// The fast inverse square root's worst relative error, over every f32 of [1, 4).

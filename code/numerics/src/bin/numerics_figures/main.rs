@@ -11,6 +11,7 @@
 
 mod floats_parts;
 mod gpu_part;
+mod redraw;
 mod timed_parts;
 
 use std::process::ExitCode;
@@ -37,6 +38,9 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &FigureArgs) -> anyhow::Result<()> {
+    if args.redraw {
+        return redraw::run(args, &PARTS);
+    }
     args.start(&PARTS)?;
     let quick = args.quick;
     if args.wants("spacing") {

@@ -1,60 +1,107 @@
 //! The timed parts: run them on an idle machine (the sidecar records the load).
 
-use bench_harness::{Bar, BarChart, Csv, Figure, Sidecar, Stats, black_box, measure};
+use bench_harness::{Bar, BarChart, Figure, Sidecar, Stats, black_box, measure};
 use numerics::bit_tricks::{fast_inv_sqrt, inv_sqrt, rsqrt_newton};
 use numerics::compression::{Codec, Dataset};
 use numerics::integers::{Divider, divide_by_constant_7, divide_by_divider, divide_by_variable};
+use serde::{Deserialize, Serialize};
 
 fn samples(quick: bool) -> (usize, usize) {
     if quick { (1, 3) } else { (5, 31) }
 }
 
-fn subtitle(sidecar: &Sidecar) -> String {
-    format!(
-        "{} · {} logical CPUs, one thread",
-        sidecar.machine.cpu_model, sidecar.machine.logical_cpus
-    )
+/// The CPU the timed charts name: the sidecar's model and logical CPUs.
+pub fn subtitle(cpu: &str, logical_cpus: usize) -> String {
+    format!("{cpu} · {logical_cpus} logical CPUs, one thread")
 }
+
+/// `x` rounded to `places` decimals, the digits the timing supports.
+fn round_to(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
+}
+
+/// `x` to five significant digits.
+fn sig5(x: f64) -> f64 {
+    format!("{x:.4e}").parse().unwrap_or(x)
+}
+
+/// One variant of `numerics_inv_sqrt_time.csv` or `numerics_division.csv`: ns per element.
+#[derive(Serialize, Deserialize)]
+pub struct PerElementRow {
+    variant: String,
+    elements: usize,
+    ns_per_element_median: f64,
+    p10: f64,
+    p90: f64,
+}
+
+/// The title of each per-element chart, by figure name.
+pub const PER_ELEMENT_TITLES: [(&str, &str); 2] = [
+    (
+        "numerics_inv_sqrt_time",
+        "1/sqrt(x) over 65 536 f32: the instruction against the 1999 trick",
+    ),
+    ("numerics_division", "u32 / 7 over 65 536 values"),
+];
 
 /// One row per variant: ns per element, median and spread.
 fn per_element_table(
     name: &str,
-    title: &str,
     description: &str,
     n: usize,
     results: &[(&str, Stats)],
 ) -> anyhow::Result<()> {
-    let mut csv = Csv::new(&["variant", "elements", "ns_per_element_median", "p10", "p90"]);
-    let mut bars: Vec<Bar> = Vec::new();
-    let per = |s: f64| s * 1e9 / n as f64;
-    for (variant, stats) in results {
-        csv.row(&[
-            (*variant).into(),
-            n.to_string(),
-            format!("{:.4}", per(stats.median)),
-            format!("{:.4}", per(stats.p10)),
-            format!("{:.4}", per(stats.p90)),
-        ]);
-        bars.push((
-            (*variant).into(),
-            per(stats.median),
-            Some((per(stats.p10), per(stats.p90))),
-        ));
-        println!("{name}: {variant:<28} {:.3} ns/element", per(stats.median));
+    let per = |s: f64| round_to(s * 1e9 / n as f64, 4);
+    let rows: Vec<PerElementRow> = results
+        .iter()
+        .map(|(variant, stats)| PerElementRow {
+            variant: (*variant).into(),
+            elements: n,
+            ns_per_element_median: per(stats.median),
+            p10: per(stats.p10),
+            p90: per(stats.p90),
+        })
+        .collect();
+    for r in &rows {
+        println!(
+            "{name}: {:<28} {:.3} ns/element",
+            r.variant, r.ns_per_element_median
+        );
     }
     let sidecar = Sidecar::new(name, description);
-    let chart = BarChart {
+    let chart = per_element_chart(
+        name,
+        &subtitle(&sidecar.machine.cpu_model, sidecar.machine.logical_cpus),
+        &rows,
+    );
+    Figure::new(sidecar).rows(&rows)?.chart(chart).write()?;
+    Ok(())
+}
+
+/// A bar per variant, ns per element; `name` picks the title from [`PER_ELEMENT_TITLES`].
+pub fn per_element_chart(name: &str, subtitle: &str, rows: &[PerElementRow]) -> String {
+    let title = PER_ELEMENT_TITLES
+        .iter()
+        .find(|(figure, _)| *figure == name)
+        .map_or(name, |(_, title)| title);
+    BarChart {
         title: title.into(),
-        subtitle: subtitle(&sidecar),
+        subtitle: subtitle.into(),
         y_label: "ns per element (median; whiskers p10–p90)".into(),
         log_y: false,
-        bars,
-    };
-    Figure::new(sidecar)
-        .table(&csv)
-        .chart(chart.to_svg())
-        .write()?;
-    Ok(())
+        bars: rows
+            .iter()
+            .map(|r| {
+                (
+                    r.variant.clone(),
+                    r.ns_per_element_median,
+                    Some((r.p10, r.p90)),
+                )
+            })
+            .collect(),
+    }
+    .to_svg()
 }
 
 /// `1/x.sqrt()` against the fast inverse square root, over an array that fits in L2.
@@ -94,7 +141,6 @@ pub fn inv_sqrt_time(quick: bool) -> anyhow::Result<()> {
     });
     per_element_table(
         "numerics_inv_sqrt_time",
-        "1/sqrt(x) over 65 536 f32: the instruction against the 1999 trick",
         "time per element of 1.0/x.sqrt(), the fast inverse square root, each called through a \
          function pointer and inlined in the loop, and rsqrtps with one Newton step",
         n,
@@ -133,7 +179,6 @@ pub fn division(quick: bool) -> anyhow::Result<()> {
     });
     per_element_table(
         "numerics_division",
-        "u32 / 7 over 65 536 values",
         "time per element of u32 division: run-time divisor, constant divisor, magic multiplier",
         n,
         &[
@@ -148,20 +193,7 @@ pub fn division(quick: bool) -> anyhow::Result<()> {
 pub fn compression(quick: bool) -> anyhow::Result<()> {
     let n = if quick { 1 << 14 } else { 1 << 20 };
     let (warmup, count) = samples(quick);
-    let mut csv = Csv::new(&[
-        "dataset",
-        "codec",
-        "raw_bytes",
-        "encoded_bytes",
-        "ratio",
-        "decode_median_s",
-        "decode_p10_s",
-        "decode_p90_s",
-        "decode_gb_per_s",
-        "decode_new_vec_median_s",
-        "decode_new_vec_gb_per_s",
-    ]);
-    let (mut ratio_bars, mut speed_bars): (Vec<Bar>, Vec<Bar>) = (Vec::new(), Vec::new());
+    let mut rows = Vec::new();
     for dataset in Dataset::ALL {
         let xs = dataset.generate(n, 2024);
         let raw = xs.len() * 4;
@@ -186,30 +218,24 @@ pub fn compression(quick: bool) -> anyhow::Result<()> {
             });
             let ratio = raw as f64 / bytes.len() as f64;
             let gbs = |s: f64| raw as f64 / s / 1e9;
-            csv.row(&[
-                dataset.name().into(),
-                codec.name().into(),
-                raw.to_string(),
-                bytes.len().to_string(),
-                format!("{ratio:.3}"),
-                format!("{:.4e}", stats.median),
-                format!("{:.4e}", stats.p10),
-                format!("{:.4e}", stats.p90),
-                format!("{:.3}", gbs(stats.median)),
-                format!("{:.4e}", fresh.median),
-                format!("{:.3}", gbs(fresh.median)),
-            ]);
-            let label = format!("{} · {}", dataset.name(), codec.name());
             println!(
-                "{label:<44} ratio {ratio:>6.2}  decode {:>6.2} GB/s",
+                "{:<44} ratio {ratio:>6.2}  decode {:>6.2} GB/s",
+                format!("{} · {}", dataset.name(), codec.name()),
                 gbs(stats.median)
             );
-            ratio_bars.push((label.clone(), ratio, None));
-            speed_bars.push((
-                label,
-                gbs(stats.median),
-                Some((gbs(stats.p90), gbs(stats.p10))),
-            ));
+            rows.push(CompressionRow {
+                dataset: dataset.name().into(),
+                codec: codec.name().into(),
+                raw_bytes: raw,
+                encoded_bytes: bytes.len(),
+                ratio: round_to(ratio, 3),
+                decode_median_s: sig5(stats.median),
+                decode_p10_s: sig5(stats.p10),
+                decode_p90_s: sig5(stats.p90),
+                decode_gb_per_s: round_to(gbs(stats.median), 3),
+                decode_new_vec_median_s: sig5(fresh.median),
+                decode_new_vec_gb_per_s: round_to(gbs(fresh.median), 3),
+            });
         }
     }
     let mut sidecar = Sidecar::new(
@@ -224,24 +250,74 @@ pub fn compression(quick: bool) -> anyhow::Result<()> {
     ]
     .map(String::from)
     .to_vec();
+    let charts = compression_charts(
+        &subtitle(&sidecar.machine.cpu_model, sidecar.machine.logical_cpus),
+        &rows,
+    );
+    let mut figure = Figure::new(sidecar).rows(&rows)?;
+    for (file, svg) in charts {
+        figure = figure.extra(&file, svg);
+    }
+    figure.write()?;
+    Ok(())
+}
+
+/// One codec on one data set in `numerics_compression.csv`.
+#[derive(Serialize, Deserialize)]
+pub struct CompressionRow {
+    dataset: String,
+    codec: String,
+    raw_bytes: usize,
+    encoded_bytes: usize,
+    ratio: f64,
+    decode_median_s: f64,
+    decode_p10_s: f64,
+    decode_p90_s: f64,
+    decode_gb_per_s: f64,
+    decode_new_vec_median_s: f64,
+    decode_new_vec_gb_per_s: f64,
+}
+
+/// The compression figure's two charts, (file name, SVG): the ratio of every codec on every
+/// data set, and its decode speed into a reused vector (whiskers from the p10 and p90 times).
+pub fn compression_charts(subtitle: &str, rows: &[CompressionRow]) -> Vec<(String, String)> {
+    let label = |r: &CompressionRow| format!("{} · {}", r.dataset, r.codec);
+    let gbs = |r: &CompressionRow, s: f64| r.raw_bytes as f64 / s / 1e9;
     let ratio_chart = BarChart {
         title: "Compression ratio (raw bytes / encoded bytes)".into(),
         subtitle: "computed (deterministic)".into(),
         y_label: "ratio".into(),
         log_y: true,
-        bars: ratio_bars,
+        // From the byte counts, not the rounded `ratio` column: 12.8503 must not be drawn as 12.8.
+        bars: rows
+            .iter()
+            .map(|r| (label(r), r.raw_bytes as f64 / r.encoded_bytes as f64, None))
+            .collect(),
     };
     let speed_chart = BarChart {
         title: "Decode speed into a reused vector (GB/s of u32 output, one thread)".into(),
-        subtitle: subtitle(&sidecar),
+        subtitle: subtitle.into(),
         y_label: "GB/s (median; whiskers p10–p90)".into(),
         log_y: true,
-        bars: speed_bars,
+        bars: rows
+            .iter()
+            .map(|r| -> Bar {
+                (
+                    label(r),
+                    gbs(r, r.decode_median_s),
+                    Some((gbs(r, r.decode_p90_s), gbs(r, r.decode_p10_s))),
+                )
+            })
+            .collect(),
     };
-    Figure::new(sidecar)
-        .table(&csv)
-        .extra("numerics_compression_ratio.svg", ratio_chart.to_svg())
-        .extra("numerics_compression_decode.svg", speed_chart.to_svg())
-        .write()?;
-    Ok(())
+    vec![
+        (
+            "numerics_compression_ratio.svg".into(),
+            ratio_chart.to_svg(),
+        ),
+        (
+            "numerics_compression_decode.svg".into(),
+            speed_chart.to_svg(),
+        ),
+    ]
 }
