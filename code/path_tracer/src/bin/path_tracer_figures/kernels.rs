@@ -1,9 +1,60 @@
-use bench_harness::{BarChart, Csv, FigureArgs, Sidecar, figures_dir};
+use bench_harness::{BarChart, Drawn, Figure, FigureArgs, Found, Sidecar};
 use path_tracer::RenderSettings;
 use path_tracer::gpu::totals_by_label;
+use serde::{Deserialize, Serialize};
 
 use super::throughput::sweep;
-use crate::setup::{Gpu, median_min_max, scene_on_gpu};
+use crate::setup::{Gpu, median_min_max, scene_on_gpu, seven_digits};
+
+/// One wavefront kernel (its passes added up), or a whole render.
+#[derive(Serialize, Deserialize)]
+struct KernelRow {
+    scope: String,
+    triangles: usize,
+    max_depth: u32,
+    median_s: f64,
+    min_s: f64,
+    max_s: f64,
+}
+
+/// GPU milliseconds per render of each kernel and of the whole renders; `side` is the image's.
+fn chart(rows: &[KernelRow], adapter: &str, side: u32) -> String {
+    let (triangles, depth) = rows.first().map_or((0, 0), |r| (r.triangles, r.max_depth));
+    BarChart {
+        title: "Where the wavefront's time goes".into(),
+        subtitle: format!(
+            "{adapter}, wgpu 30; {triangles} triangles, bounce limit {depth}, {side}×{side} pixels"
+        ),
+        y_label: "GPU milliseconds per render (median)".into(),
+        log_y: false,
+        bars: rows
+            .iter()
+            .map(|r| {
+                let ms = |s: f64| s * 1e3;
+                (
+                    r.scope.clone(),
+                    ms(r.median_s),
+                    Some((ms(r.min_s), ms(r.max_s))),
+                )
+            })
+            .collect(),
+    }
+    .to_svg()
+}
+
+/// `--redraw`: the chart from the table, the adapter from the sidecar; the image's side is the
+/// sweep's, which follows from `--quick` and whether the adapter was a software one.
+pub fn redraw(found: &Found) -> anyhow::Result<Drawn> {
+    let quick = found
+        .sidecar
+        .command
+        .split_whitespace()
+        .any(|a| a == "--quick");
+    let software = found.sidecar.adapter["device_type"] == "Cpu";
+    let side = sweep(quick, software).side;
+    let svg = chart(&found.rows()?, found.adapter_name().unwrap_or("GPU"), side);
+    Ok(Drawn::chart(found, svg))
+}
 
 // ANCHOR: kernels
 /// The largest scene at the deepest bounce limit: each wavefront kernel's GPU time summed over
@@ -42,50 +93,30 @@ pub fn run(args: &FigureArgs, gpu: &mut Gpu) -> anyhow::Result<()> {
         .collect();
     rows.push(("wavefront: whole render".into(), whole));
     rows.push(("megakernel: whole render".into(), mega));
-    let mut csv = Csv::new(&[
-        "scope",
-        "triangles",
-        "max_depth",
-        "median_s",
-        "min_s",
-        "max_s",
-    ]);
-    let mut bars = Vec::new();
-    for (label, samples) in rows {
-        let (med, lo, hi) = median_min_max(samples);
-        csv.row(&[
-            label.clone(),
-            triangles.to_string(),
-            depth.to_string(),
-            format!("{med:.6e}"),
-            format!("{lo:.6e}"),
-            format!("{hi:.6e}"),
-        ]);
-        bars.push((label, med * 1e3, Some((lo * 1e3, hi * 1e3))));
-    }
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    let adapter = gpu.ctx.adapter.get_info().name;
-    BarChart {
-        title: "Where the wavefront's time goes".into(),
-        subtitle: format!(
-            "{adapter}, wgpu 30; {triangles} triangles, bounce limit {depth}, {0}×{0} pixels",
-            sweep.side
-        ),
-        y_label: "GPU milliseconds per render (median)".into(),
-        log_y: false,
-        bars,
-    }
-    .write(&dir.join(format!("{name}.svg")))?;
+    let rows: Vec<KernelRow> = rows
+        .into_iter()
+        .map(|(scope, samples)| {
+            let (med, lo, hi) = median_min_max(samples);
+            KernelRow {
+                scope,
+                triangles,
+                max_depth: depth,
+                median_s: seven_digits(med),
+                min_s: seven_digits(lo),
+                max_s: seven_digits(hi),
+            }
+        })
+        .collect();
+    let chart = chart(&rows, &gpu.ctx.adapter.get_info().name, sweep.side);
     let notes = vec![
         "GPU timestamps from a scope around every pass; a kernel's row sums its passes".into(),
         format!("median of {} renders, whiskers min and max", sweep.repeats),
         "whole render: first scope's start to last scope's end (gaps between passes included)"
             .into(),
     ];
-    Sidecar::new(&name, "GPU time per wavefront kernel and of the megakernel")
+    let sidecar = Sidecar::new(&name, "GPU time per wavefront kernel and of the megakernel")
         .with_adapter(gpu.ctx.report())
-        .with_notes(notes)
-        .write(&dir.join(format!("{name}.json")))?;
+        .with_notes(notes);
+    Figure::new(sidecar).rows(&rows)?.chart(chart).write()?;
     Ok(())
 }

@@ -16,6 +16,7 @@
 mod bounce_lanes;
 mod bvh;
 mod kernels;
+mod redraw;
 mod setup;
 mod throughput;
 mod wavefront_lanes;
@@ -35,6 +36,10 @@ fn main() -> anyhow::Result<()> {
     let args = &FigureArgs::parse_with_about(
         "Path tracer figures: megakernel against wavefront (see code/path_tracer/README.md)",
     );
+    // Before any check of the machine or any adapter: a redraw measures nothing.
+    if args.redraw {
+        return redraw::run(args);
+    }
     args.start(PARTS)?;
     let mut gpu = Gpu::open()?;
     eprintln!(

@@ -94,3 +94,8 @@ pub fn median_min_max(mut samples: Vec<f64>) -> (f64, f64, f64) {
         samples[samples.len() - 1],
     )
 }
+
+/// `x` to seven significant digits, as the tables keep times (and so as the charts draw them).
+pub fn seven_digits(x: f64) -> f64 {
+    format!("{x:.6e}").parse().unwrap_or(x)
+}
