@@ -1,18 +1,22 @@
 //! Times tuned-kernel configurations over sizes (a tuning aid; the figures use the ladder).
 //! `cargo run --release -p computational_graphs --example tuned_probe -- 256,1024,4096`
+use clap::Parser;
 use computational_graphs::matmul_ladder::PreparedMatmul;
 use computational_graphs::matmul_ladder::tuned::Tuning;
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
 use gpu_context::GpuContext;
 
+/// Times tuned-kernel configurations of the matmul ladder on square products n × n × n.
+#[derive(Debug, Parser)]
+struct Args {
+    /// The sizes n to time, separated by commas.
+    #[arg(value_delimiter = ',', default_values_t = [64, 128])]
+    sizes: Vec<usize>,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let sizes: Vec<usize> = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "64,128".into())
-        .split(',')
-        .map(str::parse)
-        .collect::<Result<_, _>>()?;
+    let sizes = Args::parse().sizes;
     let ctx = GpuContext::new()?;
     eprintln!("{}", ctx.report());
     let l = Tuning::LARGE;
