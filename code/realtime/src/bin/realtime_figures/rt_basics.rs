@@ -1,5 +1,7 @@
 //! The real-time basics' figures: priority inversion, page faults, paced loops.
 
+use std::time::Duration;
+
 use bench_harness::{BarChart, Figure, LineChart, Series, Sidecar, rows_to_csv};
 use realtime::latency::LatencySummary;
 use realtime::rt_basics::RtError;
@@ -7,7 +9,7 @@ use realtime::rt_basics::s1_priority_inversion::{self as inversion, Protocol, Sc
 use realtime::rt_basics::s2_page_faults::{self as faults, Memory};
 use realtime::rt_basics::s3_deadlines::{Pacing, paced_loop};
 use realtime::rules::Sizes;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A result, or why this machine could not give one: a missing privilege ("refused"), a
 /// missing feature ("unavailable") or a failed system call ("error", e.g. a core that a
@@ -76,19 +78,17 @@ fn one_decimal(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
-fn bar(label: &str, s: &LatencySummary) -> (String, f64, Option<(f64, f64)>) {
-    (
-        label.to_owned(),
-        s.p50_ns as f64,
-        Some((s.p50_ns as f64, s.max_ns as f64)),
-    )
+/// A measured row's bar: its median, with a whisker to its maximum.
+fn bar(label: &str, p50_ns: Option<u64>, max_ns: Option<u64>) -> Option<bench_harness::Bar> {
+    let (p50, max) = (p50_ns? as f64, max_ns? as f64);
+    Some((label.to_owned(), p50, Some((p50, max))))
 }
 
 /// One row of `realtime_priority_inversion*.csv`.
-#[derive(Serialize)]
-struct InversionRow {
-    protocol: &'static str,
-    status: &'static str,
+#[derive(Serialize, Deserialize)]
+pub struct InversionRow {
+    protocol: String,
+    status: String,
     scenes: u64,
     hold_us: u128,
     hog_us: u128,
@@ -101,10 +101,10 @@ struct InversionRow {
 }
 
 /// One row of `realtime_page_faults*.csv`.
-#[derive(Serialize)]
-struct PageFaultRow {
-    buffer: &'static str,
-    status: &'static str,
+#[derive(Serialize, Deserialize)]
+pub struct PageFaultRow {
+    buffer: String,
+    status: String,
     buffer_bytes: usize,
     chunk_bytes: usize,
     chunks: u64,
@@ -119,10 +119,10 @@ struct PageFaultRow {
 }
 
 /// One row of `realtime_deadlines*.csv`.
-#[derive(Serialize)]
-struct DeadlineRow {
-    pacing: &'static str,
-    status: &'static str,
+#[derive(Serialize, Deserialize)]
+pub struct DeadlineRow {
+    pacing: String,
+    status: String,
     periods: u32,
     period_us: u128,
     final_drift_ns: Option<u128>,
@@ -135,9 +135,9 @@ struct DeadlineRow {
 }
 
 /// One wake-up of `realtime_deadlines*_trace.csv`.
-#[derive(Serialize)]
-struct TraceRow {
-    pacing: &'static str,
+#[derive(Serialize, Deserialize)]
+pub struct TraceRow {
+    pacing: String,
     period: usize,
     lateness_ns: u128,
 }
@@ -147,16 +147,6 @@ pub fn write_inversion(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Resu
     let title = "Priority inversion: how long a high-priority thread waits for a lock";
     let (hold, hog) = (sizes.sleep_period * 2, sizes.sleep_period * 20);
     let mut rows: Vec<InversionRow> = Vec::new();
-    let mut chart = BarChart {
-        title: title.to_owned(),
-        subtitle: format!(
-            "median wait over {} scenes (whisker: to max); low holds the lock for {hold:?} of CPU, medium spins {hog:?}; {machine}",
-            sizes.scenes
-        ),
-        y_label: "high's wait for the lock (ns)".into(),
-        log_y: true,
-        bars: Vec::new(),
-    };
     for protocol in [Protocol::None, Protocol::Inherit] {
         let label = protocol.label();
         let scene = Scene {
@@ -170,7 +160,6 @@ pub fn write_inversion(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Resu
                     "{label:<48} p50 {:>10} ns  max {:>10} ns",
                     s.p50_ns, s.max_ns
                 );
-                chart.bars.push(bar(label, &s));
                 ("measured", s.iterations, Quantiles::of(&s))
             }
             Row::NotMeasured { status, why } => {
@@ -179,8 +168,8 @@ pub fn write_inversion(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Resu
             }
         };
         rows.push(InversionRow {
-            protocol: label,
-            status,
+            protocol: label.to_owned(),
+            status: status.to_owned(),
             scenes,
             hold_us: hold.as_micros(),
             hog_us: hog.as_micros(),
@@ -198,9 +187,37 @@ pub fn write_inversion(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Resu
     ));
     Figure::new(sidecar)
         .rows(&rows)?
-        .chart(chart.to_svg())
+        .chart(inversion_chart(title, machine, sizes.scenes, &rows))
         .write()?;
     Ok(())
+}
+
+/// High's median wait for the lock (whisker: to max) under each protocol that was measured.
+/// `scenes` is the number each protocol runs (the table's `scenes` of a measured row).
+pub fn inversion_chart(title: &str, machine: &str, scenes: u64, rows: &[InversionRow]) -> String {
+    let micros = |us: u128| Duration::from_micros(u64::try_from(us).unwrap_or(u64::MAX));
+    let (hold, hog) = rows.first().map_or((Duration::ZERO, Duration::ZERO), |r| {
+        (micros(r.hold_us), micros(r.hog_us))
+    });
+    BarChart {
+        title: title.to_owned(),
+        subtitle: format!(
+            "median wait over {scenes} scenes (whisker: to max); low holds the lock for {hold:?} of CPU, medium spins {hog:?}; {machine}"
+        ),
+        y_label: "high's wait for the lock (ns)".into(),
+        log_y: true,
+        bars: rows
+            .iter()
+            .filter_map(|r| bar(&r.protocol, r.p50_ns, r.max_ns))
+            .collect(),
+    }
+    .to_svg()
+}
+
+/// The scenes each protocol ran, from the table; `None` when no protocol was measured (a refused
+/// row has 0 scenes, and the table does not say how many were planned).
+pub fn inversion_scenes(rows: &[InversionRow]) -> Option<u64> {
+    rows.iter().map(|r| r.scenes).max().filter(|&s| s > 0)
 }
 
 /// Time per chunk and page faults of a loop filling a fresh, a pre-faulted and a locked buffer.
@@ -208,16 +225,6 @@ pub fn write_page_faults(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Re
     let title = "Page faults in the loop: filling a fresh, a pre-faulted and an mlockall'd buffer";
     let chunk = 64 * 1024;
     let mut rows: Vec<PageFaultRow> = Vec::new();
-    let mut chart = BarChart {
-        title: title.to_owned(),
-        subtitle: format!(
-            "median time to fill one 64 KiB chunk of a {} MiB buffer (whisker: to max); {machine}",
-            sizes.fault_buffer >> 20
-        ),
-        y_label: "time per 64 KiB chunk (ns)".into(),
-        log_y: true,
-        bars: Vec::new(),
-    };
     for memory in [Memory::Fresh, Memory::Prefaulted, Memory::Locked] {
         let label = memory.label();
         let (status, chunks, minor_faults, setup_us, q) =
@@ -229,7 +236,6 @@ pub fn write_page_faults(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Re
                         "{label:<40} faults {faults:>7}  p50 {:>9} ns  max {:>10} ns",
                         s.p50_ns, s.max_ns
                     );
-                    chart.bars.push(bar(label, &s));
                     (
                         "measured",
                         s.iterations,
@@ -244,8 +250,8 @@ pub fn write_page_faults(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Re
                 }
             };
         rows.push(PageFaultRow {
-            buffer: label,
-            status,
+            buffer: label.to_owned(),
+            status: status.to_owned(),
             buffer_bytes: sizes.fault_buffer,
             chunk_bytes: chunk,
             chunks,
@@ -267,9 +273,28 @@ pub fn write_page_faults(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Re
     ));
     Figure::new(sidecar)
         .rows(&rows)?
-        .chart(chart.to_svg())
+        .chart(page_faults_chart(title, machine, &rows))
         .write()?;
     Ok(())
+}
+
+/// The median time to fill one chunk (whisker: to max) of each buffer that was measured.
+pub fn page_faults_chart(title: &str, machine: &str, rows: &[PageFaultRow]) -> String {
+    let buffer_bytes = rows.first().map_or(0, |r| r.buffer_bytes);
+    BarChart {
+        title: title.to_owned(),
+        subtitle: format!(
+            "median time to fill one 64 KiB chunk of a {} MiB buffer (whisker: to max); {machine}",
+            buffer_bytes >> 20
+        ),
+        y_label: "time per 64 KiB chunk (ns)".into(),
+        log_y: true,
+        bars: rows
+            .iter()
+            .filter_map(|r| bar(&r.buffer, r.p50_ns, r.max_ns))
+            .collect(),
+    }
+    .to_svg()
 }
 
 /// Lateness against the ideal schedule of a periodic loop paced three ways.
@@ -278,15 +303,7 @@ pub fn write_deadlines(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Resu
     let period = sizes.sleep_period;
     let mut rows: Vec<DeadlineRow> = Vec::new();
     let mut trace: Vec<TraceRow> = Vec::new();
-    let mut chart = LineChart {
-        title: title.to_owned(),
-        subtitle: format!("how far behind the ideal schedule each wake-up is; {machine}"),
-        x_label: "period".into(),
-        y_label: "lateness against start + n × period (µs)".into(),
-        log_y: true,
-        ..LineChart::default()
-    };
-    let step = (sizes.periods / 200).max(1) as usize;
+    let step = chart_step(sizes.periods);
     for pacing in Pacing::ALL {
         let label = pacing.label();
         let (status, periods, final_drift_ns, q) =
@@ -297,18 +314,13 @@ pub fn write_deadlines(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Resu
                         "{label:<32} drift after {} periods {:?}  p50 {} ns",
                         sizes.periods, run.final_drift, s.p50_ns
                     );
-                    let mut series = Series::new(label);
                     for (i, late) in run.trace.iter().enumerate() {
                         trace.push(TraceRow {
-                            pacing: label,
+                            pacing: label.to_owned(),
                             period: i + 1,
                             lateness_ns: late.as_nanos(),
                         });
-                        if i % step == step - 1 {
-                            series.point((i + 1) as f64, (late.as_secs_f64() * 1e6).max(0.01));
-                        }
                     }
-                    chart.series.push(series);
                     (
                         "measured",
                         sizes.periods,
@@ -322,8 +334,8 @@ pub fn write_deadlines(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Resu
                 }
             };
         rows.push(DeadlineRow {
-            pacing: label,
-            status,
+            pacing: label.to_owned(),
+            status: status.to_owned(),
             periods,
             period_us: period.as_micros(),
             final_drift_ns,
@@ -349,8 +361,54 @@ pub fn write_deadlines(name: &str, machine: &str, sizes: &Sizes) -> anyhow::Resu
     ));
     Figure::new(sidecar)
         .rows(&rows)?
-        .chart(chart.to_svg())
+        .chart(deadlines_chart(
+            title,
+            machine,
+            deadline_periods(&rows),
+            &trace,
+        ))
         .extra(&trace_name, rows_to_csv(&trace)?)
         .write()?;
     Ok(())
+}
+
+/// The chart plots every `step`th period: about 200 points per line.
+fn chart_step(periods: u32) -> usize {
+    (periods / 200).max(1) as usize
+}
+
+/// Lateness of every `step`th wake-up against the ideal schedule, one line per pacing measured
+/// (`trace` is the `_trace.csv` table, each pacing's periods in order).
+pub fn deadlines_chart(title: &str, machine: &str, periods: u32, trace: &[TraceRow]) -> String {
+    let step = chart_step(periods);
+    let mut chart = LineChart {
+        title: title.to_owned(),
+        subtitle: format!("how far behind the ideal schedule each wake-up is; {machine}"),
+        x_label: "period".into(),
+        y_label: "lateness against start + n × period (µs)".into(),
+        log_y: true,
+        ..LineChart::default()
+    };
+    let mut pacings: Vec<&str> = Vec::new();
+    for t in trace {
+        if !pacings.contains(&t.pacing.as_str()) {
+            pacings.push(&t.pacing);
+        }
+    }
+    for pacing in pacings {
+        let mut series = Series::new(pacing);
+        for (i, t) in trace.iter().filter(|t| t.pacing == pacing).enumerate() {
+            if i % step == step - 1 {
+                let late = Duration::from_nanos(u64::try_from(t.lateness_ns).unwrap_or(u64::MAX));
+                series.point(t.period as f64, (late.as_secs_f64() * 1e6).max(0.01));
+            }
+        }
+        chart.series.push(series);
+    }
+    chart.to_svg()
+}
+
+/// The number of periods each pacing ran (0 for one that was not measured), from the table.
+pub fn deadline_periods(rows: &[DeadlineRow]) -> u32 {
+    rows.iter().map(|r| r.periods).max().unwrap_or(0)
 }
