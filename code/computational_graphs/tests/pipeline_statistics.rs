@@ -8,14 +8,30 @@ mod driver;
 #[path = "../examples/pipeline_statistics/kernels.rs"]
 mod kernels;
 
+use computational_graphs::matmul_ladder::Rung;
 use driver::{Checks, DriverError, Vulkan};
+use gpu_context::GpuContext;
 
 #[test]
 fn every_ladder_kernel_compiles_and_its_statistics_are_read_or_refused_clearly() {
-    let kernels = kernels::ladder_kernels(256, false).expect("the ladder's kernels generate");
-    // Eight rungs and the checked twin of the last.
-    assert_eq!(kernels.len(), 9);
-    assert_eq!(kernels.iter().filter(|k| k.unchecked).count(), 1);
+    let ctx = GpuContext::for_tests();
+    let (kernels, skipped) =
+        kernels::ladder_kernels(&ctx, 256, false).expect("the ladder's kernels generate");
+    // Every rung is either generated or named with the reason; each unchecked one has a twin.
+    let twins = kernels
+        .iter()
+        .filter(|k| k.name.ends_with(kernels::TWIN))
+        .count();
+    let unchecked = kernels.iter().filter(|k| k.unchecked).count();
+    assert_eq!(
+        kernels.len() - twins + skipped.len(),
+        Rung::ALL.len() + Rung::BEYOND.len()
+    );
+    assert_eq!(twins, unchecked);
+    assert!(
+        unchecked >= 2,
+        "prefetch unchecked and bk16 unchecked at least"
+    );
     let vulkan = Vulkan::load().expect("a Vulkan loader (lavapipe here)");
     let devices = vulkan.devices().expect("a Vulkan device (lavapipe here)");
     for device in &devices {
@@ -60,10 +76,12 @@ fn every_ladder_kernel_compiles_and_its_statistics_are_read_or_refused_clearly()
 
 #[test]
 fn the_unchecked_rung_is_written_without_the_checks_its_twin_keeps() {
-    let kernels = kernels::ladder_kernels(256, true).expect("the ladder's kernels generate");
+    let ctx = GpuContext::for_tests();
+    let (kernels, _) =
+        kernels::ladder_kernels(&ctx, 256, true).expect("the ladder's kernels generate");
     let twin = kernels
         .iter()
-        .find(|k| k.name.contains("wgpu checks kept"))
+        .find(|k| k.name.ends_with(kernels::TWIN))
         .unwrap();
     let unchecked = kernels.iter().find(|k| k.unchecked).unwrap();
     assert_eq!(

@@ -94,6 +94,8 @@ pub struct Statistic {
 pub struct Vulkan {
     _entry: ash::Entry,
     instance: ash::Instance,
+    /// The version the instance was made for: a device is used at most at this version.
+    version: u32,
 }
 
 impl Vulkan {
@@ -105,15 +107,17 @@ impl Vulkan {
         let version = unsafe { entry.try_enumerate_instance_version() }
             .map_err(vk_call("vkEnumerateInstanceVersion"))?
             .unwrap_or(vk::API_VERSION_1_0);
+        let version = version.min(vk::API_VERSION_1_3);
         let app = vk::ApplicationInfo::default()
             .application_name(c"pipeline_statistics")
-            .api_version(version.min(vk::API_VERSION_1_3));
+            .api_version(version);
         let info = vk::InstanceCreateInfo::default().application_info(&app);
         let instance =
             unsafe { entry.create_instance(&info, None) }.map_err(vk_call("vkCreateInstance"))?;
         Ok(Vulkan {
             _entry: entry,
             instance,
+            version,
         })
     }
 
@@ -124,7 +128,7 @@ impl Vulkan {
             .map_err(vk_call("vkEnumeratePhysicalDevices"))?;
         let mut opened = Vec::new();
         for pd in physical {
-            opened.extend(open_one(&self.instance, pd)?);
+            opened.extend(open_one(&self.instance, self.version, pd)?);
         }
         if opened.is_empty() {
             return Err(DriverError::NoDevice);
@@ -416,6 +420,7 @@ impl Drop for Objects<'_> {
 /// Opens one device (None when it has no compute queue).
 fn open_one<'v>(
     instance: &ash::Instance,
+    instance_version: u32,
     pd: vk::PhysicalDevice,
 ) -> Result<Option<Driver<'v>>, DriverError> {
     let props = unsafe { instance.get_physical_device_properties(pd) };
@@ -434,7 +439,8 @@ fn open_one<'v>(
             .iter()
             .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == wanted))
     };
-    let api_version = props.api_version;
+    // Vulkan's versions order as numbers: the lower of the device's and the instance's.
+    let api_version = props.api_version.min(instance_version);
     let minor = vk::api_version_minor(api_version);
     let mut exec = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
     let mut robust2 = vk::PhysicalDeviceRobustness2FeaturesEXT::default();

@@ -17,6 +17,7 @@ use std::process::ExitCode;
 
 use bench_harness::{Figure, FigureArgs, Sidecar};
 use clap::Parser;
+use gpu_context::{GpuContext, Requirements, wgpu};
 use serde::Serialize;
 
 use driver::{Checks, DriverError, Vulkan};
@@ -61,7 +62,14 @@ fn run(cli: &Cli) -> Result<(), Box<dyn Error>> {
         )
         .into());
     }
-    let kernels = ladder_kernels(cli.size, cli.figure.quick)?;
+    // The device the ladder would run on, with subgroups where offered (as the ladder figure
+    // opens it): the last rungs are generated for its workgroup memory and subgroup size.
+    let ctx = GpuContext::with_requirements(&Requirements {
+        optional_features: wgpu::Features::SUBGROUP,
+        ..Default::default()
+    })?;
+    let (kernels, skipped) = ladder_kernels(&ctx, cli.size, cli.figure.quick)?;
+    let generated_for = ctx.adapter.get_info();
     let vulkan = Vulkan::load()?;
     let devices = vulkan.devices()?;
     let mut rows = Vec::new();
@@ -71,6 +79,16 @@ fn run(cli: &Cli) -> Result<(), Box<dyn Error>> {
          backend uses on the same device",
         n = cli.size
     )];
+    notes.push(format!(
+        "the last rungs generated for wgpu's adapter {} ({:?}; workgroup memory {} bytes, \
+         subgroups of {}–{} lanes) through Rung::pipelining",
+        generated_for.name,
+        generated_for.backend,
+        ctx.device.limits().max_compute_workgroup_storage_size,
+        generated_for.subgroup_min_size,
+        generated_for.subgroup_max_size
+    ));
+    notes.extend(skipped.iter().map(|s| format!("not generated: {s}")));
     let mut missing = Vec::new();
     let adapters: Vec<String> = devices
         .iter()
@@ -88,8 +106,19 @@ fn run(cli: &Cli) -> Result<(), Box<dyn Error>> {
                 unchecked: k.unchecked,
                 robust_buffer_access2: device.robust_buffer_access2,
             };
-            let (spirv, bindings) = device.spirv(&k.name, &k.wgsl, &k.constants, checks)?;
-            let stats = device.pipeline_statistics(&spirv, &bindings, true)?;
+            // One kernel the driver refuses is reported, and the others still measured.
+            let compiled = device.spirv(&k.name, &k.wgsl, &k.constants, checks);
+            let (spirv, stats) = match compiled.and_then(|(spirv, bindings)| {
+                let stats = device.pipeline_statistics(&spirv, &bindings, true)?;
+                Ok((spirv, stats))
+            }) {
+                Ok(done) => done,
+                Err(e) => {
+                    eprintln!("  {}: {e}", k.name);
+                    notes.push(format!("{} on {}: {e}", k.name, device.name));
+                    continue;
+                }
+            };
             println!("  {:<44} {} statistics", k.name, stats.len());
             for s in stats {
                 rows.push(Row {
