@@ -11,7 +11,9 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use bench_harness::{BarChart, Figure, FigureArgs, Sidecar};
+use bench_harness::{
+    BarChart, Drawn, Figure, FigureArgs, FigureError, Found, RedrawReport, Sidecar,
+};
 use gpu_context::{GpuContext, ReadbackBuffer, wgpu};
 use realtime::latency::LatencyRecorder;
 
@@ -19,6 +21,11 @@ fn main() -> anyhow::Result<()> {
     let args = &FigureArgs::parse_with_about(
         "GPU memory: adapter type, mappable primary buffers, upload and read-back latency",
     );
+    // `--redraw` measures nothing and opens no adapter: it draws the chart from the CSV.
+    if args.redraw {
+        redraw(args)?;
+        return Ok(());
+    }
     args.start(&["memory"])?;
     let ctx = GpuContext::new()?;
     let info = ctx.adapter.get_info();
@@ -59,13 +66,6 @@ fn main() -> anyhow::Result<()> {
         .map_or_else(String::new, |m| format!("_{m}"));
     let name = format!("realtime_gpu_memory{suffix}");
     let mut rows: Vec<TransferRow> = Vec::new();
-    let mut chart = BarChart {
-        title: "Moving data to and from the GPU: p99 per transfer (whisker: p50 to max)".into(),
-        subtitle: format!("{} ({:?})", info.name, info.device_type),
-        y_label: "p99 (µs)".into(),
-        log_y: true,
-        bars: Vec::new(),
-    };
     for &bytes in sizes {
         let data = vec![1u8; bytes as usize];
         let buffer = ctx.storage_buffer("data", bytes)?;
@@ -119,24 +119,16 @@ fn main() -> anyhow::Result<()> {
                 us(s.p99_ns),
                 us(s.max_ns)
             );
-            let one_decimal = |x: f64| (x * 10.0).round() / 10.0;
+            // Whole nanoseconds in µs (three decimals): the chart is drawn from these columns,
+            // and its labels keep three significant figures even below 10 µs.
             rows.push(TransferRow {
-                operation: op,
+                operation: op.to_owned(),
                 bytes,
                 iterations: s.iterations,
-                p50_us: one_decimal(us(s.p50_ns)),
-                p99_us: one_decimal(us(s.p99_ns)),
-                max_us: one_decimal(us(s.max_ns)),
+                p50_us: us(s.p50_ns),
+                p99_us: us(s.p99_ns),
+                max_us: us(s.max_ns),
             });
-            let short = match op.split_once(": ") {
-                Some((_, step)) => step.split(" (").next().unwrap_or(step),
-                None => op.split(' ').next().unwrap_or(op),
-            };
-            chart.bars.push((
-                format!("{short} {} KiB", bytes >> 10),
-                us(s.p99_ns),
-                Some((us(s.p50_ns), us(s.max_ns))),
-            ));
         }
     }
     let mut sidecar = Sidecar::new(
@@ -149,17 +141,74 @@ fn main() -> anyhow::Result<()> {
         info.device_type,
         if mappable { "offered" } else { "not offered" }
     ));
+    let adapter = format!("{} ({:?})", info.name, info.device_type);
     Figure::new(sidecar)
         .rows(&rows)?
-        .chart(chart.to_svg())
+        .chart(transfers_chart(&rows, &adapter))
         .write()?;
     Ok(())
 }
 
+/// The p99 of every operation at every size (whisker: p50 to max), in µs as the table has them,
+/// under the adapter's name and type.
+fn transfers_chart(rows: &[TransferRow], adapter: &str) -> String {
+    let bars = rows
+        .iter()
+        .map(|r| {
+            let op = r.operation.as_str();
+            let short = match op.split_once(": ") {
+                Some((_, step)) => step.split(" (").next().unwrap_or(step),
+                None => op.split(' ').next().unwrap_or(op),
+            };
+            (
+                format!("{short} {} KiB", r.bytes >> 10),
+                r.p99_us,
+                Some((r.p50_us, r.max_us)),
+            )
+        })
+        .collect();
+    BarChart {
+        title: "Moving data to and from the GPU: p99 per transfer (whisker: p50 to max)".into(),
+        subtitle: adapter.to_owned(),
+        y_label: "p99 (µs)".into(),
+        log_y: true,
+        bars,
+    }
+    .to_svg()
+}
+
+/// `--redraw`: the chart of every run in the folder, from its CSV and its sidecar's adapter.
+fn redraw(args: &FigureArgs) -> anyhow::Result<RedrawReport> {
+    if let Some(part) = args.only.iter().find(|p| *p != "memory") {
+        anyhow::bail!("unknown part `{part}` in --only; the only part is: memory");
+    }
+    Ok(args.redraw(
+        "gpu_memory_figures",
+        &["code/realtime/examples/gpu_memory_figures.rs"],
+        redraw_one,
+    )?)
+}
+
+fn redraw_one(found: &Found) -> Result<Drawn, FigureError> {
+    let field = |key: &str| {
+        found
+            .sidecar
+            .adapter
+            .get(key)
+            .and_then(|v| v.as_str())
+            .unwrap_or("?")
+    };
+    let adapter = format!("{} ({})", field("name"), field("device_type"));
+    Ok(Drawn::chart(
+        found,
+        transfers_chart(&found.rows()?, &adapter),
+    ))
+}
+
 /// One operation at one size in `realtime_gpu_memory*.csv`.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, serde::Deserialize)]
 struct TransferRow {
-    operation: &'static str,
+    operation: String,
     bytes: u64,
     iterations: u64,
     p50_us: f64,
@@ -209,3 +258,42 @@ fn read_back_in_steps(
     Ok([copied - start, mapped - copied, out - mapped])
 }
 // ANCHOR_END: steps
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    #[test]
+    fn redrawing_the_committed_figures_reproduces_every_svg() {
+        let committed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../figures");
+        let dir = std::env::temp_dir().join(format!("gpu_memory_redraw_{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let sources = ["code/realtime/examples/gpu_memory_figures.rs"];
+        let found = bench_harness::figures_of(&committed, &sources).unwrap();
+        assert_eq!(found.len(), 3, "{found:?}");
+        for figure in &found {
+            for ext in ["csv", "json", "svg"] {
+                let file = format!("{}.{ext}", figure.name);
+                std::fs::copy(committed.join(&file), dir.join(&file)).unwrap();
+            }
+        }
+        let args = FigureArgs {
+            out: Some(dir.clone()),
+            allow_dirty: true,
+            redraw: true,
+            ..FigureArgs::default()
+        };
+        let report = redraw(&args).unwrap();
+        assert!(report.kept.is_empty(), "{:?}", report.kept);
+        // The H200 run's table kept 0.1 µs where its chart was drawn from whole nanoseconds: its
+        // labels under 10 µs (1.82, 6.03, ...) cannot come back from 1.8 and 6.0. The table keeps
+        // whole nanoseconds now; that figure comes back once it is measured again.
+        let h200 = dir.join("realtime_gpu_memory_h200host.svg");
+        assert_eq!(report.written, [h200], "changed");
+        assert_eq!(report.unchanged.len(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
