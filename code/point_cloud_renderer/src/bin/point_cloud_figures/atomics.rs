@@ -1,12 +1,70 @@
 //! The `atomics` part: one counting frame per splat kernel and point order, three times each
 //! (early reject's count depends on the order in which threads reach a pixel).
 
-use bench_harness::{Bar, BarChart, Csv, FigureArgs, Sidecar, figures_dir};
+use bench_harness::{BarChart, Drawn, Figure, FigureArgs, Found, Sidecar};
 use gpu_context::GpuContext;
 use point_cloud_renderer::reference::covered_pixels;
 use point_cloud_renderer::{AtomicCounts, CountedSplat, PointCloud, Renderer, packing_for};
+use serde::{Deserialize, Serialize};
 
 const FRAMES: usize = 3;
+
+/// One splat kernel on one cloud in one order: its counts over `FRAMES` counting frames.
+#[derive(Serialize, Deserialize)]
+struct AtomicRow {
+    points: usize,
+    order: String,
+    kernel: String,
+    width: u32,
+    height: u32,
+    covered_pixels: usize,
+    tested: u32,
+    issued_median: u32,
+    issued_min: u32,
+    issued_max: u32,
+    won_median: u32,
+    won_min: u32,
+    won_max: u32,
+    issued_per_tested: f64,
+    issued_per_covered_pixel: f64,
+}
+
+/// Million atomicMins issued per kernel and order at the largest cloud (the table's last).
+fn chart(rows: &[AtomicRow], adapter: &str) -> String {
+    let largest = rows.last().map_or(0, |r| r.points);
+    let millions = |n: u32| f64::from(n) / 1e6;
+    BarChart {
+        title: format!("atomicMins issued in one frame of {largest} points"),
+        subtitle: format!(
+            "{adapter}; counted by the splat kernel itself; median of {FRAMES} frames (min–max)"
+        ),
+        y_label: "million atomicMins".into(),
+        log_y: false,
+        bars: rows
+            .iter()
+            .filter(|r| r.points == largest)
+            .map(|r| {
+                (
+                    format!("{}, {} order", r.kernel, r.order),
+                    millions(r.issued_median),
+                    Some((millions(r.issued_min), millions(r.issued_max))),
+                )
+            })
+            .collect(),
+    }
+    .to_svg()
+}
+
+/// `--redraw`: the chart from the table, the adapter from the sidecar.
+pub fn redraw(found: &Found) -> anyhow::Result<Drawn> {
+    let svg = chart(&found.rows()?, found.adapter_name().unwrap_or("GPU"));
+    Ok(Drawn::chart(found, svg))
+}
+
+fn round_to(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
+}
 
 /// The median of a few counts, and the smallest and largest.
 fn spread(values: &mut [u32]) -> (u32, u32, u32) {
@@ -26,28 +84,9 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     };
     let camera = super::sweep::figure_camera(size);
     let name = args.figure_name("pointcloud", "atomics");
-    let mut csv = Csv::new(&[
-        "points",
-        "order",
-        "kernel",
-        "width",
-        "height",
-        "covered_pixels",
-        "tested",
-        "issued_median",
-        "issued_min",
-        "issued_max",
-        "won_median",
-        "won_min",
-        "won_max",
-        "issued_per_tested",
-        "issued_per_covered_pixel",
-    ]);
-    let mut bars: Vec<Bar> = Vec::new();
-    let mut largest = 0;
-    for (n_index, &n) in sizes.iter().enumerate() {
+    let mut rows = Vec::new();
+    for &n in sizes {
         let scene = PointCloud::scene(n, 1);
-        largest = scene.len();
         let packing = packing_for(scene.len())?;
         let sorted = scene.sorted_morton()?;
         for (order, cloud) in [("scene", &scene), ("morton", &sorted)] {
@@ -64,23 +103,26 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                 );
                 let issued = spread(&mut counts.iter().map(|c| c.issued).collect::<Vec<_>>());
                 let won = spread(&mut counts.iter().map(|c| c.won).collect::<Vec<_>>());
-                csv.row(&[
-                    cloud.len().to_string(),
-                    order.to_string(),
-                    splat.label().to_string(),
-                    size.0.to_string(),
-                    size.1.to_string(),
-                    covered.to_string(),
-                    tested.to_string(),
-                    issued.0.to_string(),
-                    issued.1.to_string(),
-                    issued.2.to_string(),
-                    won.0.to_string(),
-                    won.1.to_string(),
-                    won.2.to_string(),
-                    format!("{:.4}", f64::from(issued.0) / f64::from(tested.max(1))),
-                    format!("{:.3}", f64::from(issued.0) / covered.max(1) as f64),
-                ]);
+                rows.push(AtomicRow {
+                    points: cloud.len(),
+                    order: order.to_string(),
+                    kernel: splat.label().to_string(),
+                    width: size.0,
+                    height: size.1,
+                    covered_pixels: covered,
+                    tested,
+                    issued_median: issued.0,
+                    issued_min: issued.1,
+                    issued_max: issued.2,
+                    won_median: won.0,
+                    won_min: won.1,
+                    won_max: won.2,
+                    issued_per_tested: round_to(f64::from(issued.0) / f64::from(tested.max(1)), 4),
+                    issued_per_covered_pixel: round_to(
+                        f64::from(issued.0) / covered.max(1) as f64,
+                        3,
+                    ),
+                });
                 eprintln!(
                     "{:>9} points, {order:>6}, {:>12}: {tested} tested, {} issued, {} won, {covered} pixels",
                     cloud.len(),
@@ -88,30 +130,10 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                     issued.0,
                     won.0
                 );
-                if n_index + 1 == sizes.len() {
-                    bars.push((
-                        format!("{}, {order} order", splat.label()),
-                        f64::from(issued.0) / 1e6,
-                        Some((f64::from(issued.1) / 1e6, f64::from(issued.2) / 1e6)),
-                    ));
-                }
             }
         }
     }
-    let dir = figures_dir();
-    std::fs::create_dir_all(&dir)?;
-    let adapter = ctx.adapter.get_info().name;
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    BarChart {
-        title: format!("atomicMins issued in one frame of {largest} points"),
-        subtitle: format!(
-            "{adapter}; counted by the splat kernel itself; median of {FRAMES} frames (min–max)"
-        ),
-        y_label: "million atomicMins".into(),
-        log_y: false,
-        bars,
-    }
-    .write(&dir.join(format!("{name}.svg")))?;
+    let chart = chart(&rows, &ctx.adapter.get_info().name);
     let mut sidecar = Sidecar::new(
         &name,
         "atomicMins tested, issued and won per frame by the naive and early-reject splats, counted in the kernel",
@@ -123,7 +145,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         "the counting kernel is the splat plus its counters: its times are not measured".into(),
     ];
     sidecar.files = vec![format!("{name}.csv"), format!("{name}.svg")];
-    sidecar.write(&dir.join(format!("{name}.json")))?;
+    Figure::new(sidecar).rows(&rows)?.chart(chart).write()?;
     println!("atomics → {name}.csv, {name}.svg");
     Ok(())
 }

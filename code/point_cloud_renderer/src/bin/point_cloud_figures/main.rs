@@ -18,6 +18,7 @@
 mod atomics;
 mod capture;
 mod frame;
+mod redraw;
 mod sweep;
 
 use anyhow::Context;
@@ -44,6 +45,10 @@ fn run() -> anyhow::Result<()> {
          Parts: sweep, frame, atomics; capture (one fused frame per point order for a frame \
          debugger) runs only when named in --only",
     );
+    // Before the checks and before any adapter: a redraw measures nothing.
+    if args.redraw {
+        return redraw::run(args);
+    }
     // A capture is for a debugger, not a figure: it runs only when asked for, and (measuring
     // and writing nothing) from any tree on any machine.
     let capture = args.only.iter().any(|part| part == "capture");
