@@ -17,8 +17,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bench_harness::{
-    BarChart, Figure, FigureArgs, LineChart, MachineInfo, Series, Sidecar, Stats, black_box,
-    rows_to_csv,
+    BarChart, Drawn, Figure, FigureArgs, Found, LineChart, MachineInfo, Series, Sidecar, Stats,
+    black_box, rows_to_csv,
 };
 use rust_basics::benchmarking::{compare, compare_all, decide, dependent_chain, probe_timer};
 use rust_basics::iterators::{dot_indexed, dot_iter, dot_lanes};
@@ -26,7 +26,7 @@ use rust_basics::traits::{
     Activation, ActivationKind, LeakyRelu, activate, activate_all, activate_each_call,
     activate_each_dyn, activate_each_enum, activate_strided,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 const PARTS: [&str; 5] = ["dispatch", "dispatch_split", "timer", "repeats", "clock"];
 
@@ -38,6 +38,13 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
+    if args.redraw {
+        args.check_parts(&PARTS)?;
+        args.redraw("rust_basics_measuring_figures", &SOURCES, |found| {
+            draw(args, found)
+        })?;
+        return Ok(());
+    }
     args.start(&PARTS)?;
     if cfg!(debug_assertions) {
         eprintln!("warning: a debug build measures unoptimised code; use --release for figures");
@@ -107,25 +114,6 @@ fn dispatch(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Erro
         .iter()
         .map(|(name, st)| DispatchRow::new(name, N, st, ns))
         .collect();
-    let chart = BarChart {
-        title: format!("Leaky ReLU over {N} f32: static vs dynamic dispatch"),
-        subtitle: format!(
-            "{} — median of {samples}, whiskers p10–p90",
-            machine.cpu_model
-        ),
-        y_label: "ns per element".into(),
-        log_y: false,
-        bars: rows
-            .iter()
-            .map(|(name, st)| {
-                (
-                    (*name).into(),
-                    ns(st.median),
-                    Some((ns(st.p10), ns(st.p90))),
-                )
-            })
-            .collect(),
-    };
     let mut sidecar = Sidecar::new(
         "rust_basics_dispatch",
         "leaky ReLU (slope 1, hidden from the optimiser) over 4096 f32 through four kinds of dispatch, ns per element",
@@ -136,9 +124,31 @@ fn dispatch(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Erro
     println!("{}", rows_to_csv(&table)?);
     Figure::new(sidecar)
         .rows(&table)?
-        .chart(chart.to_svg())
+        .chart(dispatch_chart(&machine.cpu_model, &table))
         .write()?;
     Ok(())
+}
+
+/// A bar per kind of dispatch, ns per element with whiskers p10–p90.
+fn dispatch_chart(cpu: &str, rows: &[DispatchRow]) -> String {
+    let (n, samples) = rows.first().map_or((0, 0), |r| (r.n, r.samples));
+    BarChart {
+        title: format!("Leaky ReLU over {n} f32: static vs dynamic dispatch"),
+        subtitle: format!("{cpu} — median of {samples}, whiskers p10–p90"),
+        y_label: "ns per element".into(),
+        log_y: false,
+        bars: rows
+            .iter()
+            .map(|r| {
+                (
+                    r.variant.clone(),
+                    r.median_ns_per_element,
+                    Some((r.p10_ns_per_element, r.p90_ns_per_element)),
+                )
+            })
+            .collect(),
+    }
+    .to_svg()
 }
 
 fn timer(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
@@ -173,8 +183,11 @@ fn timer(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
+/// The length of the vectors in the repeats figure (its title says it; its table does not).
+const REPEATS_N: usize = 4096;
+
 fn repeats(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
-    const N: usize = 4096;
+    const N: usize = REPEATS_N;
     let (runs, samples) = if args.quick { (3, 5) } else { (10, 21) };
     let reps = (1 << 18) / N;
     let per_element = (reps * N) as f64;
@@ -186,10 +199,7 @@ fn repeats(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error
     ];
     let mut rows: Vec<RepeatRow> = Vec::new();
     let mut verdicts: Vec<VerdictRow> = Vec::new();
-    let mut series = Vec::new();
     for (name_a, a, name_b, b) in pairs {
-        let mut line_a = Series::new(&format!("{name_a} (vs {name_b})"));
-        let mut line_b = Series::new(&format!("{name_b} (vs {name_a})"));
         let mut results = Vec::new();
         for run in 0..runs {
             // Fresh vectors each run: a new allocation, as a new process would get.
@@ -210,8 +220,8 @@ fn repeats(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error
                 },
             );
             rows.push(RepeatRow {
-                a: name_a,
-                b: name_b,
+                a: name_a.into(),
+                b: name_b.into(),
                 run,
                 a_median_ns: round_to(ns(sa.median), 4),
                 a_p10_ns: round_to(ns(sa.p10), 4),
@@ -221,8 +231,6 @@ fn repeats(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error
                 b_p90_ns: round_to(ns(sb.p90), 4),
                 samples,
             });
-            line_a.point_with_spread(run as f64, ns(sa.median), ns(sa.p10), ns(sa.p90));
-            line_b.point_with_spread(run as f64, ns(sb.median), ns(sb.p10), ns(sb.p90));
             results.push((sa, sb));
         }
         let verdict = decide(&results);
@@ -240,23 +248,8 @@ fn repeats(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error
             verdict: word,
             median_ratio_b_over_a: round_to(ratio, 3),
         });
-        series.push(line_a);
-        series.push(line_b);
     }
     let verdicts_csv = rows_to_csv(&verdicts)?;
-    let chart = LineChart {
-        title: format!("Dot product of {N} f32: two pairs of versions, {runs} independent runs"),
-        subtitle: format!(
-            "{} — median of {samples} per run, whiskers p10–p90",
-            machine.cpu_model
-        ),
-        x_label: "run".into(),
-        y_label: "ns per element".into(),
-        log_x: false,
-        log_y: true,
-        series,
-        markers: Vec::new(),
-    };
     let mut sidecar = Sidecar::new(
         "rust_basics_repeats",
         "index loop vs iterator and iterator vs 8 partial sums, each pair measured alternately in independent runs; verdicts by benchmarking::decide",
@@ -267,20 +260,65 @@ fn repeats(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error
     println!("{}\n{verdicts_csv}", rows_to_csv(&rows)?);
     Figure::new(sidecar)
         .rows(&rows)?
-        .chart(chart.to_svg())
+        .chart(repeats_chart(&machine.cpu_model, &rows))
         .extra("rust_basics_repeats_verdicts.csv", verdicts_csv)
         .write()?;
     Ok(())
 }
 
-fn clock(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
-    let (idle, span) = if args.quick {
+/// Two lines per pair (its `a` and its `b`), ns per element against the run.
+fn repeats_chart(cpu: &str, rows: &[RepeatRow]) -> String {
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    for r in rows {
+        if !pairs.contains(&(&r.a, &r.b)) {
+            pairs.push((&r.a, &r.b));
+        }
+    }
+    let mut series = Vec::new();
+    let mut runs = 0;
+    for (a, b) in pairs {
+        let mut line_a = Series::new(&format!("{a} (vs {b})"));
+        let mut line_b = Series::new(&format!("{b} (vs {a})"));
+        for r in rows.iter().filter(|r| r.a == a && r.b == b) {
+            let run = r.run as f64;
+            line_a.point_with_spread(run, r.a_median_ns, r.a_p10_ns, r.a_p90_ns);
+            line_b.point_with_spread(run, r.b_median_ns, r.b_p10_ns, r.b_p90_ns);
+            runs = runs.max(r.run + 1);
+        }
+        series.push(line_a);
+        series.push(line_b);
+    }
+    let samples = rows.first().map_or(0, |r| r.samples);
+    LineChart {
+        title: format!(
+            "Dot product of {REPEATS_N} f32: two pairs of versions, {runs} independent runs"
+        ),
+        subtitle: format!("{cpu} — median of {samples} per run, whiskers p10–p90"),
+        x_label: "run".into(),
+        y_label: "ns per element".into(),
+        log_x: false,
+        log_y: true,
+        series,
+        markers: Vec::new(),
+    }
+    .to_svg()
+}
+
+/// The clock figure's idle pause before the timed chain, and how long the chain is timed.
+fn clock_spans(quick: bool) -> (Duration, Duration) {
+    if quick {
         (Duration::from_millis(200), Duration::from_millis(40))
     } else {
         (Duration::from_secs(2), Duration::from_millis(400))
-    };
+    }
+}
+
+/// The width of the clock figure's time bins.
+const BIN_MS: f64 = 4.0;
+
+fn clock(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>> {
+    let (idle, span) = clock_spans(args.quick);
     const STEPS: u64 = 20_000;
-    const BIN_MS: f64 = 4.0;
     let governor = read_sys("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
     std::thread::sleep(idle);
     let start = Instant::now();
@@ -294,7 +332,6 @@ fn clock(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>>
     }
     black_box(seed);
     let mut rows: Vec<ClockRow> = Vec::new();
-    let mut line = Series::new("multiply-add chain");
     let bins = (span.as_secs_f64() * 1e3 / BIN_MS).ceil() as usize;
     for bin in 0..bins {
         let lo = bin as f64 * BIN_MS;
@@ -312,22 +349,7 @@ fn clock(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>>
             min_ns_per_step: round_to(st.min * 1e9, 4),
             chunks: st.samples,
         });
-        line.point(lo, st.median * 1e9);
     }
-    let chart = LineChart {
-        title: "A fixed chain of multiply-adds, timed from the end of an idle pause".into(),
-        subtitle: format!(
-            "{} — {} ms idle first; median per {BIN_MS} ms bin",
-            machine.cpu_model,
-            idle.as_millis()
-        ),
-        x_label: "ms since the pause".into(),
-        y_label: "ns per step".into(),
-        log_x: false,
-        log_y: false,
-        series: vec![line],
-        markers: Vec::new(),
-    };
     let mut sidecar = Sidecar::new(
         "rust_basics_clock",
         "ns per multiply-add step in chunks of 20000 steps, from the end of an idle sleep; a falling curve means the clock speeds up",
@@ -336,15 +358,71 @@ fn clock(args: &FigureArgs, machine: &MachineInfo) -> Result<(), Box<dyn Error>>
     println!("{}", rows_to_csv(&rows)?);
     Figure::new(sidecar)
         .rows(&rows)?
-        .chart(chart.to_svg())
+        .chart(clock_chart(&machine.cpu_model, idle, &rows))
         .write()?;
     Ok(())
 }
 
+/// The median ns per step of each bin against the time since the idle pause ended.
+fn clock_chart(cpu: &str, idle: Duration, rows: &[ClockRow]) -> String {
+    let mut line = Series::new("multiply-add chain");
+    for r in rows {
+        line.point(r.ms_since_idle as f64, r.median_ns_per_step);
+    }
+    LineChart {
+        title: "A fixed chain of multiply-adds, timed from the end of an idle pause".into(),
+        subtitle: format!(
+            "{cpu} — {} ms idle first; median per {BIN_MS} ms bin",
+            idle.as_millis()
+        ),
+        x_label: "ms since the pause".into(),
+        y_label: "ns per step".into(),
+        log_x: false,
+        log_y: false,
+        series: vec![line],
+        markers: Vec::new(),
+    }
+    .to_svg()
+}
+
+/// The sidecars' `program`: how `--redraw` finds this program's figures.
+const SOURCES: [&str; 1] = ["code/rust_basics/src/bin/rust_basics_measuring_figures.rs"];
+
+/// `--redraw`: one figure's chart again from its table and sidecar, measuring nothing.
+fn draw(args: &FigureArgs, found: &Found) -> Result<Drawn, bench_harness::FigureError> {
+    let part = if found.name.starts_with("rust_basics_dispatch_split") {
+        "dispatch_split"
+    } else {
+        found
+            .name
+            .strip_prefix("rust_basics_")
+            .unwrap_or(&found.name)
+    };
+    if !args.wants(part) {
+        return Ok(Drawn::Kept(format!("part `{part}` not in --only")));
+    }
+    let cpu = &found.sidecar.cpu;
+    let svg = match part {
+        "dispatch" => dispatch_chart(cpu, &found.rows()?),
+        "repeats" => repeats_chart(cpu, &found.rows()?),
+        "clock" => {
+            // The pause is the one `--quick` picked when the figure was measured.
+            let quick = found
+                .sidecar
+                .command
+                .split_whitespace()
+                .any(|arg| arg == "--quick");
+            clock_chart(cpu, clock_spans(quick).0, &found.rows()?)
+        }
+        _ => return Ok(Drawn::Kept("a table without a chart".into())),
+    };
+    Ok(Drawn::chart(found, svg))
+}
+
 /// One row of `rust_basics_dispatch.csv` and `rust_basics_dispatch_split_<machine>.csv`.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct DispatchRow {
-    variant: &'static str,
+    variant: String,
     n: usize,
     median_ns_per_element: f64,
     p10_ns_per_element: f64,
@@ -353,9 +431,9 @@ struct DispatchRow {
 }
 
 impl DispatchRow {
-    fn new(variant: &'static str, n: usize, st: &Stats, ns: impl Fn(f64) -> f64) -> Self {
+    fn new(variant: &str, n: usize, st: &Stats, ns: impl Fn(f64) -> f64) -> Self {
         Self {
-            variant,
+            variant: variant.into(),
             n,
             median_ns_per_element: round_to(ns(st.median), 4),
             p10_ns_per_element: round_to(ns(st.p10), 4),
@@ -375,10 +453,10 @@ struct TimerRow {
 }
 
 /// One run of one pair in `rust_basics_repeats.csv`.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct RepeatRow {
-    a: &'static str,
-    b: &'static str,
+    a: String,
+    b: String,
     run: usize,
     a_median_ns: f64,
     a_p10_ns: f64,
@@ -400,7 +478,7 @@ struct VerdictRow {
 }
 
 /// One time bin of `rust_basics_clock.csv`.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct ClockRow {
     ms_since_idle: u64,
     median_ns_per_step: f64,
@@ -474,4 +552,35 @@ fn dispatch_split(args: &FigureArgs) -> Result<(), Box<dyn Error>> {
     println!("{}", rows_to_csv(&rows)?);
     Figure::new(sidecar).rows(&rows)?.write()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redraw_reproduces_the_committed_charts() {
+        let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures");
+        let dir = std::env::temp_dir().join(format!(
+            "rust_basics_measuring_redraw_{}",
+            std::process::id()
+        ));
+        let committed = bench_harness::copy_figures(&book, &dir, &SOURCES).unwrap();
+        assert_eq!(committed.len(), 6, "{committed:?}");
+        let args = FigureArgs {
+            out: Some(dir.clone()),
+            allow_dirty: true,
+            ..FigureArgs::default()
+        };
+        let report = args
+            .redraw("rust_basics_measuring_figures", &SOURCES, |found| {
+                draw(&args, found)
+            })
+            .unwrap();
+        assert!(report.written.is_empty(), "changed: {:?}", report.written);
+        assert_eq!(report.unchanged.len(), 3);
+        // The timer table and the two dispatch-split tables have no chart.
+        assert_eq!(report.kept.len(), 3, "{:?}", report.kept);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
