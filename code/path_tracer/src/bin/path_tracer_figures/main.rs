@@ -38,7 +38,7 @@ fn main() -> anyhow::Result<()> {
     );
     // Before any check of the machine or any adapter: a redraw measures nothing.
     if args.redraw {
-        return redraw::run(args);
+        return redraw::run(args, PARTS);
     }
     args.start(PARTS)?;
     let mut gpu = Gpu::open()?;

@@ -4,7 +4,7 @@
 use anyhow::bail;
 use bench_harness::{Drawn, FigureArgs, Found};
 
-use crate::{PARTS, bvh, kernels, throughput};
+use crate::{bvh, kernels, throughput};
 
 const SOURCE: &str = "code/path_tracer/src/bin/path_tracer_figures/";
 
@@ -36,15 +36,16 @@ fn draw(args: &FigureArgs, found: &Found) -> anyhow::Result<Drawn> {
         Some("kernels") => kernels::redraw(found),
         Some("bvh") => bvh::redraw(found),
         Some(_) => Ok(Drawn::Kept("a table of ballot counts, no chart".into())),
-        None => bail!("not a figure this program writes ({})", PARTS.join(", ")),
+        None => bail!("not a figure this program writes"),
     }
 }
 
-pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
-    if let Some(part) = args.only.iter().find(|p| !PARTS.contains(&p.as_str())) {
+/// `parts`: the program's parts, which `--only` may name.
+pub fn run(args: &FigureArgs, parts: &[&str]) -> anyhow::Result<()> {
+    if let Some(part) = args.only.iter().find(|p| !parts.contains(&p.as_str())) {
         bail!(
             "unknown part `{part}` in --only; the parts are: {}",
-            PARTS.join(", ")
+            parts.join(", ")
         );
     }
     args.redraw("path_tracer_figures", &[SOURCE], |found| draw(args, found))?;

@@ -47,7 +47,7 @@ fn run() -> anyhow::Result<()> {
     );
     // Before the checks and before any adapter: a redraw measures nothing.
     if args.redraw {
-        return redraw::run(args);
+        return redraw::run(args, PARTS);
     }
     // A capture is for a debugger, not a figure: it runs only when asked for, and (measuring
     // and writing nothing) from any tree on any machine.

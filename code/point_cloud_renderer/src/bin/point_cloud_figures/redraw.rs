@@ -4,7 +4,7 @@
 use anyhow::bail;
 use bench_harness::{Drawn, FigureArgs, Found};
 
-use crate::{PARTS, atomics, sweep};
+use crate::{atomics, sweep};
 
 const SOURCE: &str = "code/point_cloud_renderer/src/bin/point_cloud_figures/";
 
@@ -27,11 +27,12 @@ fn draw(args: &FigureArgs, found: &Found) -> anyhow::Result<Drawn> {
     }
 }
 
-pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
-    if let Some(part) = args.only.iter().find(|p| !PARTS.contains(&p.as_str())) {
+/// `parts`: the program's parts, which `--only` may name.
+pub fn run(args: &FigureArgs, parts: &[&str]) -> anyhow::Result<()> {
+    if let Some(part) = args.only.iter().find(|p| !parts.contains(&p.as_str())) {
         bail!(
             "unknown part `{part}` in --only; the parts are: {}",
-            PARTS.join(", ")
+            parts.join(", ")
         );
     }
     args.redraw("point_cloud_figures", &[SOURCE], |found| draw(args, found))?;
