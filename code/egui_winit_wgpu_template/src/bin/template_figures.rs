@@ -2,7 +2,8 @@
 //! `figures/`. With no display (CI, a server) it starts its own Xvfb. It runs the template as a
 //! child process of itself (a winit event loop can be created only once per process).
 //!
-//! `--quick` measures for 3 seconds instead of 10.
+//! `--quick` measures for 3 seconds instead of 10. `--redraw` measures nothing: none of the
+//! template's figures is a chart drawn from a table, so it only reports them.
 
 use std::process::{Command, ExitCode};
 
@@ -19,8 +20,33 @@ fn main() -> ExitCode {
     let figures = bench_harness::FigureArgs::parse_with_about(
         "Screenshots and measurements of the egui + winit + wgpu template",
     );
+    if figures.redraw {
+        return bench_harness::exit_code(redraw(&figures).map(drop));
+    }
     bench_harness::exit_code(run(&figures))
 }
+
+/// `--redraw`: the template's figures are screenshots the GPU rendered and a table of
+/// measurements without a chart, so there is nothing to draw again; says so for each.
+fn redraw(
+    args: &bench_harness::FigureArgs,
+) -> Result<bench_harness::RedrawReport, bench_harness::RedrawError> {
+    use bench_harness::Drawn;
+    args.redraw("template_figures", SOURCES, |found| {
+        let why = if found.sidecar.files.iter().any(|f| f.ends_with(".png")) {
+            "a screenshot the GPU rendered (PNG), not a chart drawn from a table"
+        } else {
+            "tables of measurements (CSV and Markdown) without a chart"
+        };
+        Ok::<_, std::convert::Infallible>(Drawn::Kept(why.into()))
+    })
+}
+
+/// The source files that write the template's figures (their sidecars' `program`).
+const SOURCES: &[&str] = &[
+    "code/egui_winit_wgpu_template/src/app.rs",
+    "code/egui_winit_wgpu_template/src/measure.rs",
+];
 
 fn run(args: &bench_harness::FigureArgs) -> anyhow::Result<()> {
     args.start(&["screenshots"])?;
@@ -69,4 +95,37 @@ fn run(args: &bench_harness::FigureArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    #[test]
+    fn redraw_finds_the_committed_figures_and_draws_none() {
+        let committed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../figures");
+        let dir = std::env::temp_dir().join(format!("template_redraw_{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for figure in bench_harness::figures_of(&committed, SOURCES).unwrap() {
+            let file = format!("{}.json", figure.name);
+            std::fs::copy(committed.join(&file), dir.join(&file)).unwrap();
+        }
+        let args = bench_harness::FigureArgs {
+            out: Some(dir.clone()),
+            allow_dirty: true,
+            redraw: true,
+            ..bench_harness::FigureArgs::default()
+        };
+        let report = redraw(&args).unwrap();
+        let kept: Vec<&str> = report.kept.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            kept,
+            ["template_measurements", "template_panel", "template_render"]
+        );
+        assert!(report.written.is_empty() && report.unchanged.is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
