@@ -17,12 +17,12 @@ pub fn progress(root: &Path) -> Result<(), StudentError> {
     catalog::write(
         &config,
         &format!(
-            "[store]\ndir = \"{}\"\n\n[test-groups]\ngpu = {{ max-threads = 1 }}\n\n[profile.progress]\n\
+            "[store]\ndir = {}\n\n[test-groups]\ngpu = {{ max-threads = 1 }}\n\n[profile.progress]\n\
              fail-fast = false\nretries = 0\nstatus-level = \"none\"\nfinal-status-level = \"none\"\n\
              failure-output = \"never\"\nslow-timeout = {{ period = \"30s\", terminate-after = 2 }}\n\n\
              [[profile.progress.overrides]]\nfilter = \"rdeps(gpu_context)\"\ntest-group = \"gpu\"\n\n\
              [profile.progress.junit]\npath = \"junit.xml\"\n",
-            dir.join("store").display()
+            toml_string(&dir.join("store").display().to_string())
         ),
     )?;
     println!("Running the public tests of {} exercises…", exercises.len());
@@ -115,4 +115,23 @@ fn load_hints(root: &Path) -> BTreeMap<String, usize> {
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_default()
+}
+
+/// A TOML string holding `text`, quoted and escaped by the `toml` crate: a Windows path's
+/// backslashes (`C:\Users\…`) would otherwise be read as escapes and the config refused.
+fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_owned()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_windows_path_survives_the_nextest_config() {
+        let path = r"C:\Users\ada\course\target\exercise-progress\store";
+        let config = format!("[store]\ndir = {}\n", toml_string(path));
+        let parsed: toml::Table = toml::from_str(&config).unwrap();
+        assert_eq!(parsed["store"]["dir"].as_str(), Some(path));
+    }
 }
