@@ -1,11 +1,11 @@
-use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
+use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar};
 use computational_graphs::tensor::Tensor2D;
 use quantization::affine::Scheme;
 use quantization::fake_quant::{Granularity, fake_quantize};
 use quantization::group4::Group4Weights;
 use quantization::model::{Mlp, accuracy, held_out_spirals, shipped};
 
-use crate::output::figure_name;
+use crate::output::{figure_name, rounded};
 
 /// The test set: 6000 points whose places along the arms the model never saw (the set the
 /// inference page checks the model on).
@@ -42,80 +42,69 @@ fn nonzero_share(
     Ok(nonzero as f64 / total as f64)
 }
 
-pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
-    let model = shipped();
-    let name = figure_name(args, "accuracy_bits");
-    let mut csv = Csv::new(&[
-        "bits",
-        "scheme",
-        "granularity",
-        "test_accuracy",
-        "nonzero_weights",
-    ]);
-    let f32_acc = accuracy_with(&model, |w| Ok(w.clone()))?;
-    let mut series = Vec::new();
-    for (scheme, gran, label) in [
-        (
-            Scheme::Symmetric,
-            Granularity::PerTensor,
-            "symmetric, per tensor",
-        ),
-        (
-            Scheme::Symmetric,
-            Granularity::PerChannel,
-            "symmetric, per channel",
-        ),
-        (
-            Scheme::Asymmetric,
-            Granularity::PerChannel,
-            "asymmetric, per channel",
-        ),
-    ] {
-        let mut s = Series::new(label);
-        for bits in [8, 6, 4, 3, 2] {
-            let quantize = |w: &Tensor2D| Ok(fake_quantize(w, bits, scheme, gran)?);
-            let acc = accuracy_with(&model, quantize)?;
-            let nonzero = nonzero_share(&model, quantize)?;
-            csv.row(&[
-                bits.to_string(),
-                format!("{scheme:?}"),
-                format!("{gran:?}"),
-                format!("{acc:.4}"),
-                format!("{nonzero:.4}"),
-            ]);
-            s.point(f64::from(bits), acc * 100.0);
+/// The schemes drawn as lines: (scheme, granularity, label).
+const LINES: [(Scheme, Granularity, &str); 3] = [
+    (
+        Scheme::Symmetric,
+        Granularity::PerTensor,
+        "symmetric, per tensor",
+    ),
+    (
+        Scheme::Symmetric,
+        Granularity::PerChannel,
+        "symmetric, per channel",
+    ),
+    (
+        Scheme::Asymmetric,
+        Granularity::PerChannel,
+        "asymmetric, per channel",
+    ),
+];
+
+/// One row of the table: the model's test accuracy with its weights stored one way.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Row {
+    pub bits: u32,
+    pub scheme: String,
+    pub granularity: String,
+    pub test_accuracy: f64,
+    pub nonzero_weights: f64,
+}
+
+impl Row {
+    fn new(bits: u32, scheme: &str, granularity: &str, accuracy: f64, nonzero: f64) -> Self {
+        Self {
+            bits,
+            scheme: scheme.into(),
+            granularity: granularity.into(),
+            test_accuracy: rounded(accuracy, 4),
+            nonzero_weights: rounded(nonzero, 4),
         }
-        series.push(s);
     }
-    // Group quantization needs k to be a multiple of 8: the first layer (k = 2) stays f32.
-    let group4 = |w: &Tensor2D| {
-        Ok(if w.rows().is_multiple_of(8) {
-            Group4Weights::quantize(w, 8)?.dequantize()
-        } else {
-            w.clone()
+}
+
+/// The chart: accuracy against bits for each line's scheme, and f32 as a level line.
+pub fn chart(rows: &[Row]) -> String {
+    let mut series: Vec<Series> = LINES
+        .iter()
+        .map(|(scheme, gran, label)| {
+            let (scheme, gran) = (format!("{scheme:?}"), format!("{gran:?}"));
+            let mut s = Series::new(label);
+            for r in rows
+                .iter()
+                .filter(|r| r.scheme == scheme && r.granularity == gran)
+            {
+                s.point(f64::from(r.bits), r.test_accuracy * 100.0);
+            }
+            s
         })
-    };
-    let g4 = accuracy_with(&model, group4)?;
-    csv.row(&[
-        "4".into(),
-        "Symmetric".into(),
-        "Group8".into(),
-        format!("{g4:.4}"),
-        format!("{:.4}", nonzero_share(&model, group4)?),
-    ]);
-    csv.row(&[
-        "32".into(),
-        "f32".into(),
-        "-".into(),
-        format!("{f32_acc:.4}"),
-        format!("{:.4}", nonzero_share(&model, |w| Ok(w.clone()))?),
-    ]);
+        .collect();
     let mut reference = Series::new("f32");
-    reference.point(2.0, f32_acc * 100.0);
-    reference.point(8.0, f32_acc * 100.0);
+    for r in rows.iter().filter(|r| r.scheme == "f32") {
+        reference.point(2.0, r.test_accuracy * 100.0);
+        reference.point(8.0, r.test_accuracy * 100.0);
+    }
     series.push(reference);
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
     LineChart {
         title: "Spiral classifier: test accuracy against weight bits".into(),
         subtitle: "2→64→64→3 MLP, 6000 held-out points (held_out_spirals(3, 2000, 22)); computed exactly (no timing)".into(),
@@ -126,15 +115,58 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         series,
         markers: vec![],
     }
-    .write(&dir.join(format!("{name}.svg")))?;
-    Sidecar::new(
-        &name,
-        "Test accuracy of the shipped spiral MLP with fake-quantized weights",
+    .to_svg()
+}
+
+pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
+    let model = shipped();
+    let name = figure_name(args, "accuracy_bits");
+    let mut rows = Vec::new();
+    let f32_acc = accuracy_with(&model, |w| Ok(w.clone()))?;
+    for (scheme, gran, _) in LINES {
+        for bits in [8, 6, 4, 3, 2] {
+            let quantize = |w: &Tensor2D| Ok(fake_quantize(w, bits, scheme, gran)?);
+            let acc = accuracy_with(&model, quantize)?;
+            let nonzero = nonzero_share(&model, quantize)?;
+            rows.push(Row::new(
+                bits,
+                &format!("{scheme:?}"),
+                &format!("{gran:?}"),
+                acc,
+                nonzero,
+            ));
+        }
+    }
+    // Group quantization needs k to be a multiple of 8: the first layer (k = 2) stays f32.
+    let group4 = |w: &Tensor2D| {
+        Ok(if w.rows().is_multiple_of(8) {
+            Group4Weights::quantize(w, 8)?.dequantize()
+        } else {
+            w.clone()
+        })
+    };
+    let g4 = accuracy_with(&model, group4)?;
+    rows.push(Row::new(
+        4,
+        "Symmetric",
+        "Group8",
+        g4,
+        nonzero_share(&model, group4)?,
+    ));
+    let f32_nonzero = nonzero_share(&model, |w| Ok(w.clone()))?;
+    rows.push(Row::new(32, "f32", "-", f32_acc, f32_nonzero));
+    Figure::new(
+        Sidecar::new(
+            &name,
+            "Test accuracy of the shipped spiral MLP with fake-quantized weights",
+        )
+        .with_notes(vec![format!(
+            "f32 accuracy {f32_acc:.4}; 4-bit groups of 8 (layers 2 and 3) {g4:.4}"
+        )]),
     )
-    .with_notes(vec![format!(
-        "f32 accuracy {f32_acc:.4}; 4-bit groups of 8 (layers 2 and 3) {g4:.4}"
-    )])
-    .write(&dir.join(format!("{name}.json")))?;
+    .rows(&rows)?
+    .chart(chart(&rows))
+    .write()?;
     println!("bits: f32 {f32_acc:.3}, group-4 {g4:.3} → {name}.csv");
     Ok(())
 }

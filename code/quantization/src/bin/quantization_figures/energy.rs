@@ -1,11 +1,11 @@
 use std::time::{Duration, Instant};
 
-use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
+use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar};
 use gpu_context::GpuContext;
 use quantization::energy::EnergyMeter;
 use quantization::gemm::{GemmKind, GemmOnDevice, TileLayout};
 
-use crate::output::figure_name;
+use crate::output::{figure_name, seven_digits};
 
 /// The "model": one 4096×4096 layer (the size of a small language model's projection).
 const WIDTH: usize = 4096;
@@ -62,8 +62,9 @@ fn median_min_max(mut v: Vec<f64>) -> (f64, f64, f64) {
     (v[v.len() / 2], v[0], v[v.len() - 1])
 }
 
-pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
-    let (width, batches, span): (usize, &[usize], _) = if args.quick {
+/// The layer's width, the batch sizes and the span of one energy reading.
+fn sweep(quick: bool) -> (usize, &'static [usize], Duration) {
+    if quick {
         (256, &[1, 16, 64], Duration::from_millis(300))
     } else {
         (
@@ -71,7 +72,97 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
             &[1, 4, 16, 64, 256, 1024, 4096],
             Duration::from_millis(500),
         )
-    };
+    }
+}
+
+const LAYOUTS: [TileLayout; 2] = [TileLayout::Strided, TileLayout::Padded];
+const KINDS: [GemmKind; 3] = [GemmKind::F32, GemmKind::F16, GemmKind::Int8];
+
+/// One row of the table: one format and layout at one batch size. The energy columns (joules
+/// per inference above idle, the board's watts: median, min, max of the readings) are empty
+/// where no energy counter could be read.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Row {
+    pub kind: String,
+    pub layout: String,
+    pub batch: usize,
+    pub latency_s: f64,
+    pub inferences_per_s: f64,
+    pub joules_per_inference: Option<f64>,
+    pub joules_per_inference_min: Option<f64>,
+    pub joules_per_inference_max: Option<f64>,
+    pub avg_watts: Option<f64>,
+    pub avg_watts_min: Option<f64>,
+    pub avg_watts_max: Option<f64>,
+}
+
+/// The two charts from one table: energy per inference against batch size (only where energy
+/// was read) and latency against throughput. `quick` says which sweep ran; `adapter` names the
+/// GPU.
+pub fn charts(rows: &[Row], quick: bool, adapter: &str) -> (Option<String>, String) {
+    let (width, batches, _) = sweep(quick);
+    let (mut joules, mut latency) = (Vec::new(), Vec::new());
+    for layout in LAYOUTS {
+        let layout_name = format!("{layout:?}").to_lowercase();
+        for kind in KINDS {
+            let label = format!("{} {layout_name}", kind.label());
+            let (mut sj, mut sl) = (Series::new(&label), Series::new(&label));
+            for r in rows
+                .iter()
+                .filter(|r| r.kind == kind.label() && r.layout == layout_name)
+            {
+                sl.point(r.inferences_per_s, r.latency_s * 1e3);
+                if let (Some(j), Some(lo), Some(hi)) = (
+                    r.joules_per_inference,
+                    r.joules_per_inference_min,
+                    r.joules_per_inference_max,
+                ) {
+                    sj.point_with_spread(r.batch as f64, j * 1e3, lo * 1e3, hi * 1e3);
+                }
+            }
+            joules.push(sj);
+            latency.push(sl);
+        }
+    }
+    let energy = rows.iter().any(|r| r.joules_per_inference.is_some()).then(|| {
+        LineChart {
+            title: "Energy per inference against batch size".into(),
+            subtitle: format!(
+                "{adapter}, wgpu 30; NVML counter, idle power subtracted; median of {READINGS} readings, bars min–max"
+            ),
+            x_label: "batch size".into(),
+            y_label: "millijoules per inference (above idle)".into(),
+            log_x: true,
+            log_y: true,
+            series: joules,
+            markers: vec![],
+        }
+        .to_svg()
+    });
+    let latency = LineChart {
+        title: "Latency against throughput as the batch grows".into(),
+        subtitle: format!("{adapter}, wgpu 30; one {width}×{width} layer; batches {batches:?}"),
+        x_label: "inferences per second".into(),
+        y_label: "latency of one batch (ms)".into(),
+        log_x: true,
+        log_y: true,
+        series: latency,
+        markers: vec![],
+    }
+    .to_svg();
+    (energy, latency)
+}
+
+/// The latency chart's file name beside the energy figure's (`quant_h200_latency_throughput`).
+pub fn latency_name(energy_name: &str) -> String {
+    let stem = energy_name
+        .strip_suffix("energy_batch")
+        .unwrap_or(energy_name);
+    format!("{stem}latency_throughput")
+}
+
+pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
+    let (width, batches, span) = sweep(args.quick);
     let meter = EnergyMeter::open();
     let mut notes = vec![
         format!(
@@ -109,25 +200,11 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         }
     };
     let name = figure_name(args, "energy_batch");
-    let mut csv = Csv::new(&[
-        "kind",
-        "layout",
-        "batch",
-        "latency_s",
-        "inferences_per_s",
-        "joules_per_inference",
-        "joules_per_inference_min",
-        "joules_per_inference_max",
-        "avg_watts",
-        "avg_watts_min",
-        "avg_watts_max",
-    ]);
-    let (mut joules, mut latency) = (Vec::new(), Vec::new());
-    for layout in [TileLayout::Strided, TileLayout::Padded] {
+    let mut rows = Vec::new();
+    for layout in LAYOUTS {
         let layout_name = format!("{layout:?}").to_lowercase();
-        for kind in [GemmKind::F32, GemmKind::F16, GemmKind::Int8] {
+        for kind in KINDS {
             let label = format!("{} {layout_name}", kind.label());
-            let (mut sj, mut sl) = (Series::new(&label), Series::new(&label));
             for &batch in batches {
                 let dims = (batch, width, width);
                 let Ok(gemm) = GemmOnDevice::new_with_layout(ctx, kind, layout, dims, 2) else {
@@ -141,14 +218,19 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                 let (one, _, _) = median_min_max(times);
                 // Each submission holds enough dispatches for a tenth of the span.
                 let reps = ((span.as_secs_f64() / 10.0 / one).ceil() as usize).clamp(1, 2000);
-                let mut row = vec![
-                    kind.label().into(),
-                    layout_name.clone(),
-                    batch.to_string(),
-                    format!("{one:.6e}"),
-                    format!("{:.6e}", batch as f64 / one),
-                ];
-                sl.point(batch as f64 / one, one * 1e3);
+                let mut row = Row {
+                    kind: kind.label().into(),
+                    layout: layout_name.clone(),
+                    batch,
+                    latency_s: seven_digits(one),
+                    inferences_per_s: seven_digits(batch as f64 / one),
+                    joules_per_inference: None,
+                    joules_per_inference_min: None,
+                    joules_per_inference_max: None,
+                    avg_watts: None,
+                    avg_watts_min: None,
+                    avg_watts_max: None,
+                };
                 if let Some(meter) = meter.as_ref().ok().zip(idle) {
                     let readings = (0..READINGS)
                         .map(|_| energy_reading(ctx, &gemm, meter, (batch, reps), span))
@@ -156,10 +238,12 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                     let j =
                         median_min_max(readings.iter().map(|r| r.joules_per_inference).collect());
                     let w = median_min_max(readings.iter().map(|r| r.watts).collect());
-                    for v in [j.0, j.1, j.2, w.0, w.1, w.2] {
-                        row.push(format!("{v:.6e}"));
-                    }
-                    sj.point_with_spread(batch as f64, j.0 * 1e3, j.1 * 1e3, j.2 * 1e3);
+                    row.joules_per_inference = Some(seven_digits(j.0));
+                    row.joules_per_inference_min = Some(seven_digits(j.1));
+                    row.joules_per_inference_max = Some(seven_digits(j.2));
+                    row.avg_watts = Some(seven_digits(w.0));
+                    row.avg_watts_min = Some(seven_digits(w.1));
+                    row.avg_watts_max = Some(seven_digits(w.2));
                     eprintln!(
                         "energy {label} batch {batch}: {:.3} ms, {:.3} mJ/inference ({:.3}–{:.3}), {:.0} W",
                         one * 1e3,
@@ -169,13 +253,10 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                         w.0
                     );
                 } else {
-                    row.extend(std::iter::repeat_n(String::new(), 6));
                     eprintln!("energy {label} batch {batch}: {:.3} ms", one * 1e3);
                 }
-                csv.row(&row);
+                rows.push(row);
             }
-            joules.push(sj);
-            latency.push(sl);
         }
     }
     if let Ok(m) = &meter {
@@ -184,47 +265,23 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
             "idle power read again after the sweep: {after:.1} W"
         ));
     }
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    let adapter = ctx.adapter.get_info().name;
-    if idle.is_some() {
-        LineChart {
-            title: "Energy per inference against batch size".into(),
-            subtitle: format!(
-                "{adapter}, wgpu 30; NVML counter, idle power subtracted; median of {READINGS} readings, bars min–max"
-            ),
-            x_label: "batch size".into(),
-            y_label: "millijoules per inference (above idle)".into(),
-            log_x: true,
-            log_y: true,
-            series: joules,
-            markers: vec![],
-        }
-        .write(&dir.join(format!("{name}.svg")))?;
-    }
-    let lat_name = figure_name(args, "latency_throughput");
-    LineChart {
-        title: "Latency against throughput as the batch grows".into(),
-        subtitle: format!("{adapter}, wgpu 30; one {width}×{width} layer; batches {batches:?}"),
-        x_label: "inferences per second".into(),
-        y_label: "latency of one batch (ms)".into(),
-        log_x: true,
-        log_y: true,
-        series: latency,
-        markers: vec![],
-    }
-    .write(&dir.join(format!("{lat_name}.svg")))?;
-    let mut record = Sidecar::new(
+    let (energy, latency) = charts(&rows, args.quick, &ctx.adapter.get_info().name);
+    let lat_file = format!("{}.svg", latency_name(&name));
+    // One CSV feeds both charts; the energy chart exists only where a counter was read.
+    let files = std::iter::once(format!("{name}.csv"))
+        .chain(energy.is_some().then(|| format!("{name}.svg")))
+        .chain([lat_file.clone()]);
+    let sidecar = Sidecar::new(
         &name,
         "Joules per inference and latency against batch size, tile_b strided and padded",
     )
     .with_adapter(ctx.report())
-    .with_notes(notes);
-    // One CSV feeds both charts; the energy chart exists only where a counter was read.
-    record.files = std::iter::once(format!("{name}.csv"))
-        .chain(idle.is_some().then(|| format!("{name}.svg")))
-        .chain([format!("{lat_name}.svg")])
-        .collect();
-    record.write(&dir.join(format!("{name}.json")))?;
+    .with_notes(notes)
+    .with_files(files);
+    let mut figure = Figure::new(sidecar).rows(&rows)?;
+    if let Some(svg) = energy {
+        figure = figure.chart(svg);
+    }
+    figure.extra(&lat_file, latency).write()?;
     Ok(())
 }

@@ -1,10 +1,11 @@
 //! The tiled GEMM with `tile_b` strided (16 words a row) and padded (17), same inputs.
 
-use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
+use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar};
 use gpu_context::GpuContext;
 use quantization::gemm::{GemmKind, GemmOnDevice, TileLayout};
 
-use crate::output::figure_name;
+use crate::gemm::point_tops;
+use crate::output::{figure_name, rounded, seven_digits};
 
 pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let sizes: &[usize] = if args.quick {
@@ -13,16 +14,10 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         &[1024, 2048, 4096]
     };
     let name = figure_name(args, "gemm_layout");
-    let mut csv = Csv::new(&["kind", "layout", "n", "median_s", "p10_s", "p90_s", "tops"]);
+    let mut rows = Vec::new();
     let mut notes = Vec::new();
-    let mut series = Vec::new();
-    for kind in [GemmKind::F32, GemmKind::F16, GemmKind::Int8] {
-        for layout in [TileLayout::Strided, TileLayout::Padded] {
-            let mut line = Series::new(&format!(
-                "{} {}",
-                kind.label(),
-                format!("{layout:?}").to_lowercase()
-            ));
+    for kind in KINDS {
+        for layout in LAYOUTS {
             for &n in sizes {
                 let gemm = match GemmOnDevice::new_with_layout(ctx, kind, layout, (n, n, n), 1) {
                     Ok(g) => g,
@@ -38,38 +33,76 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                     .collect::<Result<Vec<_>, _>>()?;
                 s.sort_by(f64::total_cmp);
                 let tops = gemm.ops() / s[2] / 1e12;
-                line.point_with_spread(
-                    n as f64,
-                    tops,
-                    gemm.ops() / s[4] / 1e12,
-                    gemm.ops() / s[0] / 1e12,
-                );
                 eprintln!(
                     "gemm-layout {} {layout:?} n={n}: {:.1} G(FL)OP/s",
                     kind.label(),
                     tops * 1e3
                 );
-                csv.row(&[
-                    kind.label().into(),
-                    format!("{layout:?}").to_lowercase(),
-                    n.to_string(),
-                    format!("{:.6e}", s[2]),
-                    format!("{:.6e}", s[0]),
-                    format!("{:.6e}", s[4]),
-                    format!("{tops:.4}"),
-                ]);
+                rows.push(Row {
+                    kind: kind.label().into(),
+                    layout: layout_name(layout),
+                    n,
+                    median_s: seven_digits(s[2]),
+                    p10_s: seven_digits(s[0]),
+                    p90_s: seven_digits(s[4]),
+                    tops: rounded(tops, 4),
+                });
+            }
+        }
+    }
+    notes.push("median of 5 timed submissions (min as p10, max as p90)".into());
+    notes.push("strided: tile_b is 16×16 words; padded: 16×17 words, nothing else changes".into());
+    let sidecar = Sidecar::new(
+        &name,
+        "Tiled WGSL GEMM with tile_b strided or padded in workgroup memory",
+    )
+    .with_adapter(ctx.report())
+    .with_notes(notes);
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart(&rows, &ctx.adapter.get_info().name))
+        .write()?;
+    Ok(())
+}
+
+const KINDS: [GemmKind; 3] = [GemmKind::F32, GemmKind::F16, GemmKind::Int8];
+const LAYOUTS: [TileLayout; 2] = [TileLayout::Strided, TileLayout::Padded];
+
+/// The layout as the table and the legend name it (`strided`, `padded`).
+fn layout_name(layout: TileLayout) -> String {
+    format!("{layout:?}").to_lowercase()
+}
+
+/// One row of the table: one format and layout at one n (seconds, tera-ops/s).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Row {
+    pub kind: String,
+    pub layout: String,
+    pub n: usize,
+    pub median_s: f64,
+    pub p10_s: f64,
+    pub p90_s: f64,
+    pub tops: f64,
+}
+
+/// The chart: tera-operations per second against n, one line per format and layout.
+pub fn chart(rows: &[Row], adapter: &str) -> String {
+    let mut series = Vec::new();
+    for kind in KINDS {
+        for layout in LAYOUTS.map(layout_name) {
+            let mut line = Series::new(&format!("{} {layout}", kind.label()));
+            for r in rows
+                .iter()
+                .filter(|r| r.kind == kind.label() && r.layout == layout)
+            {
+                point_tops(&mut line, r.n, (r.median_s, r.p10_s, r.p90_s));
             }
             series.push(line);
         }
     }
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
     LineChart {
         title: "Tiled GEMM: tile_b strided (16 words a row) or padded (17)".into(),
-        subtitle: format!(
-            "{}, wgpu 30; multiply-adds count as 2 operations",
-            ctx.adapter.get_info().name
-        ),
+        subtitle: format!("{adapter}, wgpu 30; multiply-adds count as 2 operations"),
         x_label: "n (n×n · n×n)".into(),
         y_label: "tera-operations per second".into(),
         log_x: true,
@@ -77,15 +110,5 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         series,
         markers: vec![],
     }
-    .write(&dir.join(format!("{name}.svg")))?;
-    notes.push("median of 5 timed submissions (min as p10, max as p90)".into());
-    notes.push("strided: tile_b is 16×16 words; padded: 16×17 words, nothing else changes".into());
-    Sidecar::new(
-        &name,
-        "Tiled WGSL GEMM with tile_b strided or padded in workgroup memory",
-    )
-    .with_adapter(ctx.report())
-    .with_notes(notes)
-    .write(&dir.join(format!("{name}.json")))?;
-    Ok(())
+    .to_svg()
 }

@@ -27,6 +27,7 @@ mod output;
 mod point_cloud;
 mod pruning;
 mod quant_linear;
+mod redraw;
 mod small_formats;
 mod sparse;
 mod sparse_tuned;
@@ -63,10 +64,17 @@ fn open_gpu() -> anyhow::Result<GpuContext> {
         .context("the GPU parts need an adapter (lavapipe will do for a smoke test)")
 }
 
-fn main() -> anyhow::Result<()> {
-    let args = &FigureArgs::parse_with_about(
+fn main() -> std::process::ExitCode {
+    let args = FigureArgs::parse_with_about(
         "Quantization, sparsity and energy figures (see the crate README)",
     );
+    bench_harness::exit_code(run(&args))
+}
+
+fn run(args: &FigureArgs) -> anyhow::Result<()> {
+    if args.redraw {
+        return redraw::run(args, PARTS);
+    }
     args.start(PARTS)?;
     if args.wants("bits") {
         bits::run(args)?;

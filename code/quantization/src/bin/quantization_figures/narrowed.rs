@@ -2,14 +2,14 @@
 //! its output columns (neurons) left, beside CSR on the same layer magnitude-pruned to the same
 //! sparsity, at every thread count.
 
-use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir, measure};
+use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar, measure};
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
 use quantization::prune::prune_magnitude;
 use quantization::sparse::{Csr, Weights};
 
-use crate::output::figure_name;
-use crate::sparse_tuned::{PanelledDense, thread_counts};
+use crate::output::{figure_name, seven_digits};
+use crate::sparse_tuned::{PanelledDense, shape, thread_counts};
 
 /// Shares of the neurons removed: 2048 columns become 2048, 1024, 512, 256 and 128.
 const SPARSITIES: [f64; 5] = [0.0, 0.5, 0.75, 0.875, 0.9375];
@@ -24,12 +24,64 @@ fn first_columns(w: &Tensor2D, n: usize) -> Tensor2D {
     Tensor2D::new(k, n, data).expect("k·n values")
 }
 
+/// The chart: time against sparsity at the most threads, the narrowed dense layer beside CSR.
+/// `quick` says which shape was measured.
+pub fn chart(rows: &[Row], quick: bool) -> anyhow::Result<String> {
+    let (m, k, n, samples) = shape(quick);
+    let all = rows
+        .iter()
+        .map(|r| r.threads)
+        .max()
+        .ok_or_else(|| anyhow::anyhow!("the table has no rows"))?;
+    let series = [
+        ("dense narrowed", "dense on the kept neurons (tuned)"),
+        ("CSR", "CSR, magnitude-pruned"),
+    ]
+    .map(|(layout, label)| {
+        let mut s = Series::new(label);
+        for r in rows
+            .iter()
+            .filter(|r| r.threads == all && r.layout == layout)
+        {
+            s.point_with_spread(
+                r.sparsity * 100.0,
+                r.median_s * 1e3,
+                r.p10_s * 1e3,
+                r.p90_s * 1e3,
+            );
+        }
+        s
+    });
+    Ok(LineChart {
+        title: "CPU x·W: neurons pruned (a narrower dense layer) against CSR".into(),
+        subtitle: format!(
+            "{all} rayon threads; x {m}×{k} · W {k}×{n}; median of {samples}, p10–p90"
+        ),
+        x_label: "sparsity (%)".into(),
+        y_label: "time (ms)".into(),
+        log_x: false,
+        log_y: true,
+        series: series.into(),
+        markers: vec![],
+    }
+    .to_svg())
+}
+
+/// One row of the table: one layout at one sparsity and thread count (seconds); `columns` is
+/// the width of the layer the product ran on.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Row {
+    pub threads: usize,
+    pub layout: String,
+    pub sparsity: f64,
+    pub columns: usize,
+    pub median_s: f64,
+    pub p10_s: f64,
+    pub p90_s: f64,
+}
+
 pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
-    let (m, k, n) = if args.quick {
-        (16, 256, 256)
-    } else {
-        (64, 2048, 2048)
-    };
+    let (m, k, n, samples) = shape(args.quick);
     let mut rng = SplitMix64::new(3);
     let (x, w) = (
         Tensor2D::random(m, k, 1.0, &mut rng),
@@ -44,16 +96,8 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
             (s, kept, narrow, csr)
         })
         .collect();
-    let samples = if args.quick { 3 } else { 7 };
-    let mut csv = Csv::new(&[
-        "threads", "layout", "sparsity", "columns", "median_s", "p10_s", "p90_s",
-    ]);
     let counts = thread_counts(args.quick);
-    let all = *counts.last().expect("at least one thread count");
-    let mut series = [
-        Series::new("dense on the kept neurons (tuned)"),
-        Series::new("CSR, magnitude-pruned"),
-    ];
+    let mut rows = Vec::new();
     for &threads in &counts {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -69,56 +113,33 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
                     bench_harness::black_box(csr.matmul(&x));
                 })
             });
-            for (i, (label, columns, st)) in [("dense narrowed", *kept, dense), ("CSR", n, sparse)]
-                .into_iter()
-                .enumerate()
-            {
-                csv.row(&[
-                    threads.to_string(),
-                    label.into(),
-                    s.to_string(),
-                    columns.to_string(),
-                    format!("{:.6e}", st.median),
-                    format!("{:.6e}", st.p10),
-                    format!("{:.6e}", st.p90),
-                ]);
-                if threads == all {
-                    series[i].point_with_spread(
-                        s * 100.0,
-                        st.median * 1e3,
-                        st.p10 * 1e3,
-                        st.p90 * 1e3,
-                    );
-                }
+            for (layout, columns, st) in [("dense narrowed", *kept, dense), ("CSR", n, sparse)] {
+                rows.push(Row {
+                    threads,
+                    layout: layout.into(),
+                    sparsity: *s,
+                    columns,
+                    median_s: seven_digits(st.median),
+                    p10_s: seven_digits(st.p10),
+                    p90_s: seven_digits(st.p90),
+                });
             }
         }
         eprintln!("narrowed-cpu: {threads} threads done");
     }
     let name = figure_name(args, "narrowed_cpu");
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    LineChart {
-        title: "CPU x·W: neurons pruned (a narrower dense layer) against CSR".into(),
-        subtitle: format!(
-            "{all} rayon threads; x {m}×{k} · W {k}×{n}; median of {samples}, p10–p90"
-        ),
-        x_label: "sparsity (%)".into(),
-        y_label: "time (ms)".into(),
-        log_x: false,
-        log_y: true,
-        series: series.into(),
-        markers: vec![],
-    }
-    .write(&dir.join(format!("{name}.svg")))?;
-    Sidecar::new(
+    let sidecar = Sidecar::new(
         &name,
         "CPU time of x·W with a share of the neurons pruned (the tuned dense product on the kept columns) and with the same share of weights magnitude-pruned (CSR), at each thread count",
     )
     .with_notes(vec![format!(
         "thread counts {counts:?}; kept columns {:?}",
         layers.iter().map(|l| l.1).collect::<Vec<_>>()
-    )])
-    .write(&dir.join(format!("{name}.json")))?;
+    )]);
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart(&rows, args.quick)?)
+        .write()?;
     println!("narrowed-cpu → {name}.csv");
     Ok(())
 }

@@ -2,14 +2,14 @@
 //! hidden layers, each straight after pruning and after retraining with the mask held fixed.
 //! Deterministic: the seeds fix the data, the initial weights and the minibatch order.
 
-use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
+use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar};
 use quantization::model::{
     Dataset, Mlp, Pruning, Recipe, SpiralTask, accuracy, apply_masks, hidden_masks,
     hidden_sparsity, train_masked,
 };
 use rayon::prelude::*;
 
-use crate::output::figure_name;
+use crate::output::{figure_name, rounded};
 
 // ANCHOR: setup
 /// Three arms of two turns each, with noise: hard enough that the model needs its width.
@@ -134,9 +134,82 @@ fn summary(mut v: Vec<f64>) -> (f64, f64, f64) {
     (median, v[0], v[v.len() - 1])
 }
 
+/// Test points per class (3000 in all, seed 2).
+const TEST_PER_CLASS: usize = 1000;
+
+/// One row of the table: one scheme at one sparsity, after pruning or after retraining; the
+/// median, range and each run's accuracy (a quick run leaves the later seeds' cells empty).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Row {
+    pub scheme: String,
+    pub sparsity: f64,
+    pub after: String,
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+    pub seed_3: Option<f64>,
+    pub seed_4: Option<f64>,
+    pub seed_5: Option<f64>,
+    pub seed_6: Option<f64>,
+    pub seed_7: Option<f64>,
+}
+
+impl Row {
+    /// The accuracies of the runs, one per seed of [`RUNS`] that ran.
+    fn runs(&self) -> impl Iterator<Item = f64> {
+        [
+            self.seed_3,
+            self.seed_4,
+            self.seed_5,
+            self.seed_6,
+            self.seed_7,
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
+/// The chart: median accuracy and range against sparsity, pruned and retrained, per scheme.
+pub fn chart(rows: &[Row]) -> String {
+    let mut series = Vec::new();
+    for scheme in ["magnitude", "neurons", "2:4"] {
+        for (after, label) in [("pruning", "pruned"), ("retraining", "pruned + retrained")] {
+            let mut s = Series::new(&format!("{scheme}, {label}"));
+            for r in rows
+                .iter()
+                .filter(|r| r.scheme == scheme && r.after == after)
+            {
+                s.point_with_spread(
+                    r.sparsity * 100.0,
+                    r.median * 100.0,
+                    r.min * 100.0,
+                    r.max * 100.0,
+                );
+            }
+            series.push(s);
+        }
+    }
+    LineChart {
+        title: "Spiral classifier: test accuracy against sparsity of the hidden layers".into(),
+        subtitle: format!(
+            "2→64→64→64→3 MLP, {}-turn spirals, {} test points; median and range of {} seeds",
+            TASK.turns,
+            TASK.classes * TEST_PER_CLASS,
+            rows.first().map_or(0, |r| r.runs().count())
+        ),
+        x_label: "weights pruned in the two 64×64 layers (%)".into(),
+        y_label: "test accuracy (%)".into(),
+        log_x: false,
+        log_y: false,
+        series,
+        markers: vec![],
+    }
+    .to_svg()
+}
+
 pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
     let train = TASK.sample(500, 1);
-    let test = TASK.sample(1000, 2);
+    let test = TASK.sample(TEST_PER_CLASS, 2);
     let seeds = if args.quick { &RUNS[..2] } else { &RUNS[..] };
     let runs = seeds
         .par_iter()
@@ -146,74 +219,44 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
     eprintln!("pruning: dense test accuracy per run {dense:?}");
 
     let name = figure_name(args, "pruning_accuracy");
-    let mut header = vec!["scheme", "sparsity", "after", "median", "min", "max"];
-    let run_names: Vec<String> = seeds.iter().map(|s| format!("seed_{s}")).collect();
-    header.extend(run_names.iter().map(String::as_str));
-    let mut csv = Csv::new(&header);
-    let mut series = Vec::new();
+    let mut rows = Vec::new();
     for scheme in ["magnitude", "neurons", "2:4"] {
-        let mut only = Series::new(&format!("{scheme}, pruned"));
-        let mut tuned = Series::new(&format!("{scheme}, pruned + retrained"));
         for (i, o) in runs[0].outcomes.iter().enumerate() {
             if o.how.label() != scheme {
                 continue;
             }
-            for (after, retrained, s) in [
-                ("pruning", false, &mut only),
-                ("retraining", true, &mut tuned),
-            ] {
+            for (after, retrained) in [("pruning", false), ("retraining", true)] {
                 let accs: Vec<f64> = runs
                     .iter()
                     .map(|r| {
                         let o = &r.outcomes[i];
-                        if retrained { o.retrained } else { o.pruned }
+                        rounded(if retrained { o.retrained } else { o.pruned }, 4)
                     })
                     .collect();
                 let (median, low, high) = summary(accs.clone());
-                let mut row = vec![
-                    scheme.to_string(),
-                    format!("{:.4}", o.sparsity),
-                    after.to_string(),
-                    format!("{median:.4}"),
-                    format!("{low:.4}"),
-                    format!("{high:.4}"),
-                ];
-                row.extend(accs.iter().map(|a| format!("{a:.4}")));
-                csv.row(&row);
-                s.point_with_spread(
-                    o.sparsity * 100.0,
-                    median * 100.0,
-                    low * 100.0,
-                    high * 100.0,
-                );
+                let seed = |s: u64| seeds.iter().position(|&x| x == s).map(|j| accs[j]);
+                rows.push(Row {
+                    scheme: scheme.into(),
+                    sparsity: rounded(o.sparsity, 4),
+                    after: after.into(),
+                    median: rounded(median, 4),
+                    min: low,
+                    max: high,
+                    seed_3: seed(3),
+                    seed_4: seed(4),
+                    seed_5: seed(5),
+                    seed_6: seed(6),
+                    seed_7: seed(7),
+                });
             }
         }
-        series.extend([only, tuned]);
     }
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    LineChart {
-        title: "Spiral classifier: test accuracy against sparsity of the hidden layers".into(),
-        subtitle: format!(
-            "2→64→64→64→3 MLP, {}-turn spirals, {} test points; median and range of {} seeds",
-            TASK.turns,
-            test.labels.len(),
-            seeds.len()
-        ),
-        x_label: "weights pruned in the two 64×64 layers (%)".into(),
-        y_label: "test accuracy (%)".into(),
-        log_x: false,
-        log_y: false,
-        series,
-        markers: vec![],
-    }
-    .write(&dir.join(format!("{name}.svg")))?;
     let (dense_median, dense_low, dense_high) = summary(dense);
     let share = |i: usize| {
         let (m, lo, hi) = summary(runs.iter().map(|r| r.kept_share[i]).collect());
         format!("median {m:.3}, range {lo:.3}–{hi:.3}")
     };
-    Sidecar::new(
+    let sidecar = Sidecar::new(
         &name,
         "Test accuracy of a spiral MLP after magnitude, neuron and 2:4 pruning of its hidden layers, without and with retraining (masks fixed)",
     )
@@ -224,8 +267,11 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         format!("dense test accuracy: median {dense_median:.4}, range {dense_low:.4}–{dense_high:.4}"),
         format!("share of the hidden layers' Σ|w| kept at 50 %: magnitude {}; neurons {}; 2:4 {}", share(0), share(1), share(2)),
         format!("quick mode: {} (a tenth of the epochs, two seeds)", args.quick),
-    ])
-    .write(&dir.join(format!("{name}.json")))?;
+    ]);
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart(&rows))
+        .write()?;
     println!("pruning: dense median {dense_median:.3} → {name}.csv");
     Ok(())
 }

@@ -2,14 +2,14 @@
 //! against the workgroup sharing that work (`Shared`), on the same layers and inputs.
 
 use anyhow::ensure;
-use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir};
+use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar};
 use computational_graphs::graph::CustomOperator;
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
 use gpu_context::GpuContext;
 use quantization::ops::{DotKind, QuantLinear, RowQuant};
 
-use crate::output::figure_name;
+use crate::output::{figure_name, rounded, seven_digits};
 
 /// Median seconds per layer call and the output of one call.
 fn time_kernel(
@@ -56,10 +56,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         ]
     };
     let name = figure_name(args, "linear_kernels");
-    let mut csv = Csv::new(&[
-        "kernel", "m", "k", "n", "median_s", "p10_s", "p90_s", "gops",
-    ]);
-    let mut series = [Series::new("per-thread"), Series::new("shared")];
+    let mut rows = Vec::new();
     let mut rng = SplitMix64::new(11);
     for &(m, k, n) in shapes {
         let w = Tensor2D::random(k, n, 1.0, &mut rng);
@@ -69,24 +66,20 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         let per_thread = shared.clone().with_row_quant(RowQuant::PerThread);
         let reps = if m >= 256 { 3 } else { 20 };
         let mut outputs = Vec::new();
-        for (i, (label, op)) in [("per-thread", &per_thread), ("shared", &shared)]
-            .into_iter()
-            .enumerate()
-        {
+        for (label, op) in KERNELS.into_iter().zip([&per_thread, &shared]) {
             let (s, y) = time_kernel(ctx, op, &x, reps)?;
-            series[i].point_with_spread(m as f64, s[2] * 1e3, s[0] * 1e3, s[4] * 1e3);
             let gops = 2.0 * (m * k * n) as f64 / s[2] / 1e9;
             eprintln!("quant-linear {label} {m}×{k}×{n}: {:.3} ms", s[2] * 1e3);
-            csv.row(&[
-                label.into(),
-                m.to_string(),
-                k.to_string(),
-                n.to_string(),
-                format!("{:.6e}", s[2]),
-                format!("{:.6e}", s[0]),
-                format!("{:.6e}", s[4]),
-                format!("{gops:.2}"),
-            ]);
+            rows.push(Row {
+                kernel: label.into(),
+                m,
+                k,
+                n,
+                median_s: seven_digits(s[2]),
+                p10_s: seven_digits(s[0]),
+                p90_s: seven_digits(s[4]),
+                gops: rounded(gops, 2),
+            });
             outputs.push(y);
         }
         // Same integer sums and scales, so the two kernels must agree to the bit.
@@ -105,21 +98,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
             ensure!(worst < 1e-3, "GPU and CPU differ by {worst} at {m}×{k}×{n}");
         }
     }
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    let (k, n) = (shapes[0].1, shapes[0].2);
-    LineChart {
-        title: format!("int8 Linear (k = {k}, n = {n}): who quantizes the input row"),
-        subtitle: format!("{}, wgpu 30", ctx.adapter.get_info().name),
-        x_label: "m (rows of activations)".into(),
-        y_label: "milliseconds per call".into(),
-        log_x: true,
-        log_y: true,
-        series: series.into(),
-        markers: vec![],
-    }
-    .write(&dir.join(format!("{name}.svg")))?;
-    Sidecar::new(
+    let sidecar = Sidecar::new(
         &name,
         "Quantized Linear on the GPU: every thread quantizing its row vs the workgroup sharing it",
     )
@@ -129,7 +108,54 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         "gops counts 2·m·k·n operations; both kernels' outputs are checked equal, and \
              against the CPU path for m ≤ 16"
             .into(),
-    ])
-    .write(&dir.join(format!("{name}.json")))?;
+    ]);
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(chart(&rows, &ctx.adapter.get_info().name)?)
+        .write()?;
     Ok(())
+}
+
+/// The two kernels, in the order of the chart's lines.
+const KERNELS: [&str; 2] = ["per-thread", "shared"];
+
+/// One row of the table: one kernel on one layer shape (seconds per call, giga-ops/s).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Row {
+    pub kernel: String,
+    pub m: usize,
+    pub k: usize,
+    pub n: usize,
+    pub median_s: f64,
+    pub p10_s: f64,
+    pub p90_s: f64,
+    pub gops: f64,
+}
+
+/// The chart: milliseconds per call against m for each kernel; `adapter` names the GPU.
+pub fn chart(rows: &[Row], adapter: &str) -> anyhow::Result<String> {
+    let first = rows
+        .first()
+        .ok_or_else(|| anyhow::anyhow!("the table has no rows"))?;
+    let (k, n) = (first.k, first.n);
+    let series = KERNELS
+        .map(|kernel| {
+            let mut s = Series::new(kernel);
+            for r in rows.iter().filter(|r| r.kernel == kernel) {
+                s.point_with_spread(r.m as f64, r.median_s * 1e3, r.p10_s * 1e3, r.p90_s * 1e3);
+            }
+            s
+        })
+        .into();
+    Ok(LineChart {
+        title: format!("int8 Linear (k = {k}, n = {n}): who quantizes the input row"),
+        subtitle: format!("{adapter}, wgpu 30"),
+        x_label: "m (rows of activations)".into(),
+        y_label: "milliseconds per call".into(),
+        log_x: true,
+        log_y: true,
+        series,
+        markers: vec![],
+    }
+    .to_svg())
 }

@@ -1,4 +1,4 @@
-use bench_harness::{Csv, FigureArgs, LineChart, Series, Sidecar, figures_dir, measure};
+use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar, measure};
 use computational_graphs::graph::CustomOperator;
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
@@ -8,7 +8,7 @@ use quantization::ops::SparseLinear;
 use quantization::prune::{prune_2_4, prune_magnitude};
 use quantization::sparse::{Csr, Sparse24, Weights};
 
-use crate::output::figure_name;
+use crate::output::{figure_name, seven_digits};
 
 const SPARSITIES: [f64; 7] = [0.0, 0.5, 0.75, 0.875, 0.95, 0.98, 0.99];
 
@@ -18,8 +18,8 @@ struct Sizes {
     n: usize,
 }
 
-fn sizes(args: &FigureArgs, gpu: bool) -> Sizes {
-    match (args.quick, gpu) {
+fn sizes(quick: bool, gpu: bool) -> Sizes {
+    match (quick, gpu) {
         (true, _) => Sizes {
             m: 16,
             k: 128,
@@ -88,16 +88,30 @@ fn time_kernel(
     Ok(samples[2])
 }
 
-fn write(
-    args: &FigureArgs,
-    name: &str,
-    csv: &Csv,
-    series: Vec<Series>,
-    subtitle: String,
-    ctx: Option<&GpuContext>,
-) -> anyhow::Result<()> {
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
+/// One row of the GPU table: one layout at one sparsity (seconds per dispatch).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct GpuRow {
+    pub layout: String,
+    pub sparsity: f64,
+    pub median_s: f64,
+}
+
+/// One row of the CPU table: one layout at one sparsity (seconds per product).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct CpuRow {
+    pub layout: String,
+    pub sparsity: f64,
+    pub median_s: f64,
+    pub p10_s: f64,
+    pub p90_s: f64,
+}
+
+/// The layouts' lines, in the order `layouts` returns them.
+const LAYOUTS: [&str; 3] = ["dense", "CSR", "2:4"];
+/// The GPU table's row for the crate's tiled GEMM, and its line.
+const TILED: (&str, &str) = ("dense tiled GEMM", "dense, tiled GEMM (gemm.rs)");
+
+fn chart(series: Vec<Series>, subtitle: String) -> String {
     LineChart {
         title: "Dense, CSR and 2:4 Linear against sparsity".into(),
         subtitle,
@@ -108,38 +122,80 @@ fn write(
         series,
         markers: vec![],
     }
-    .write(&dir.join(format!("{name}.svg")))?;
-    let _ = args;
-    let mut sidecar = Sidecar::new(
+    .to_svg()
+}
+
+/// The GPU chart: each layout's time against sparsity, and the tiled GEMM's as a level line.
+/// `quick` says which shape was measured; `adapter` names the GPU.
+pub fn gpu_chart(rows: &[GpuRow], quick: bool, adapter: &str) -> String {
+    let mut series: Vec<Series> = LAYOUTS
+        .map(|layout| {
+            let mut s = Series::new(layout);
+            for r in rows.iter().filter(|r| r.layout == layout) {
+                s.point(r.sparsity, r.median_s * 1e3);
+            }
+            s
+        })
+        .into();
+    let mut tiled = Series::new(TILED.1);
+    for r in rows.iter().filter(|r| r.layout == TILED.0) {
+        tiled.point(0.0, r.median_s * 1e3);
+        tiled.point(0.99, r.median_s * 1e3);
+    }
+    series.push(tiled);
+    let s = sizes(quick, true);
+    let sub = format!("{adapter}, wgpu 30; x {}×{} · W {}×{}", s.m, s.k, s.k, s.n);
+    chart(series, sub)
+}
+
+/// The CPU chart: each layout's time against sparsity with its p10–p90 range, on `threads`
+/// rayon threads; `quick` says which shape was measured.
+pub fn cpu_chart(rows: &[CpuRow], quick: bool, threads: usize) -> String {
+    let series = LAYOUTS
+        .map(|layout| {
+            let mut s = Series::new(layout);
+            for r in rows.iter().filter(|r| r.layout == layout) {
+                s.point_with_spread(r.sparsity, r.median_s * 1e3, r.p10_s * 1e3, r.p90_s * 1e3);
+            }
+            s
+        })
+        .into();
+    let s = sizes(quick, false);
+    let sub = format!(
+        "CPU, {threads} rayon threads; x {}×{} · W {}×{}",
+        s.m, s.k, s.k, s.n
+    );
+    chart(series, sub)
+}
+
+fn sidecar(name: &str) -> Sidecar {
+    Sidecar::new(
         name,
         "Time of x·W for dense, CSR and 2:4 weights against sparsity",
-    );
-    if let Some(ctx) = ctx {
-        sidecar.set_adapter(ctx.report());
-    }
-    sidecar.write(&dir.join(format!("{name}.json")))?;
-    Ok(())
+    )
 }
 
 // ANCHOR: sparse_sweep
 pub fn run_gpu(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
-    let s = sizes(args, true);
+    let s = sizes(args.quick, true);
     let mut rng = SplitMix64::new(3);
     let (x, w) = (
         Tensor2D::random(s.m, s.k, 1.0, &mut rng),
         Tensor2D::random(s.k, s.n, 1.0, &mut rng),
     );
-    let mut csv = Csv::new(&["layout", "sparsity", "median_s"]);
-    let mut series: Vec<Series> = ["dense", "CSR", "2:4"].map(Series::new).into();
+    let mut rows = Vec::new();
     for sparsity in SPARSITIES {
-        for (i, (label, weights)) in layouts(&w, sparsity)?.into_iter().enumerate() {
+        for (label, weights) in layouts(&w, sparsity)? {
             let op = SparseLinear {
                 weights,
                 bias: vec![0.0; s.n],
             };
             let t = time_kernel(ctx, &op, &x, if args.quick { 2 } else { 5 })?;
-            csv.row(&[label.into(), sparsity.to_string(), format!("{t:.6e}")]);
-            series[i].point(sparsity, t * 1e3);
+            rows.push(GpuRow {
+                layout: label.into(),
+                sparsity,
+                median_s: seven_digits(t),
+            });
             eprintln!("sparse gpu {label} at {sparsity}: {:.3} ms", t * 1e3);
         }
     }
@@ -153,64 +209,47 @@ pub fn run_gpu(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
         .collect::<Result<Vec<_>, _>>()?;
     samples.sort_by(f64::total_cmp);
     let tiled = samples[2];
-    csv.row(&[
-        "dense tiled GEMM".into(),
-        "0".into(),
-        format!("{tiled:.6e}"),
-    ]);
-    let mut tiled_series = Series::new("dense, tiled GEMM (gemm.rs)");
-    tiled_series.point(0.0, tiled * 1e3);
-    tiled_series.point(0.99, tiled * 1e3);
-    series.push(tiled_series);
+    rows.push(GpuRow {
+        layout: TILED.0.into(),
+        sparsity: 0.0,
+        median_s: seven_digits(tiled),
+    });
     eprintln!("sparse gpu tiled GEMM: {:.3} ms", tiled * 1e3);
-    let adapter = ctx.adapter.get_info().name;
-    let sub = format!("{adapter}, wgpu 30; x {}×{} · W {}×{}", s.m, s.k, s.k, s.n);
-    write(
-        args,
-        &figure_name(args, "sparse_gpu"),
-        &csv,
-        series,
-        sub,
-        Some(ctx),
-    )
+    let svg = gpu_chart(&rows, args.quick, &ctx.adapter.get_info().name);
+    Figure::new(sidecar(&figure_name(args, "sparse_gpu")).with_adapter(ctx.report()))
+        .rows(&rows)?
+        .chart(svg)
+        .write()?;
+    Ok(())
 }
 // ANCHOR_END: sparse_sweep
 
 pub fn run_cpu(args: &FigureArgs) -> anyhow::Result<()> {
-    let s = sizes(args, false);
+    let s = sizes(args.quick, false);
     let mut rng = SplitMix64::new(3);
     let (x, w) = (
         Tensor2D::random(s.m, s.k, 1.0, &mut rng),
         Tensor2D::random(s.k, s.n, 1.0, &mut rng),
     );
-    let mut csv = Csv::new(&["layout", "sparsity", "median_s", "p10_s", "p90_s"]);
-    let mut series: Vec<Series> = ["dense", "CSR", "2:4"].map(Series::new).into();
-    let threads = rayon::current_num_threads();
+    let mut rows = Vec::new();
     for sparsity in SPARSITIES {
-        for (i, (label, weights)) in layouts(&w, sparsity)?.into_iter().enumerate() {
+        for (label, weights) in layouts(&w, sparsity)? {
             let st = measure(2, if args.quick { 3 } else { 9 }, || {
                 bench_harness::black_box(weights.matmul(&x));
             });
-            csv.row(&[
-                label.into(),
-                sparsity.to_string(),
-                format!("{:.6e}", st.median),
-                format!("{:.6e}", st.p10),
-                format!("{:.6e}", st.p90),
-            ]);
-            series[i].point_with_spread(sparsity, st.median * 1e3, st.p10 * 1e3, st.p90 * 1e3);
+            rows.push(CpuRow {
+                layout: label.into(),
+                sparsity,
+                median_s: seven_digits(st.median),
+                p10_s: seven_digits(st.p10),
+                p90_s: seven_digits(st.p90),
+            });
         }
     }
-    let sub = format!(
-        "CPU, {threads} rayon threads; x {}×{} · W {}×{}",
-        s.m, s.k, s.k, s.n
-    );
-    write(
-        args,
-        &figure_name(args, "sparse_cpu"),
-        &csv,
-        series,
-        sub,
-        None,
-    )
+    let svg = cpu_chart(&rows, args.quick, rayon::current_num_threads());
+    Figure::new(sidecar(&figure_name(args, "sparse_cpu")))
+        .rows(&rows)?
+        .chart(svg)
+        .write()?;
+    Ok(())
 }

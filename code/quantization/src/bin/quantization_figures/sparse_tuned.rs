@@ -2,9 +2,7 @@
 //! packed FMA micro-kernel of `computational_graphs`, column panels spread over rayon), at every
 //! thread count from 1 to the machine's logical CPUs.
 
-use bench_harness::{
-    Csv, FigureArgs, LineChart, MachineInfo, Series, Sidecar, figures_dir, measure,
-};
+use bench_harness::{Figure, FigureArgs, LineChart, MachineInfo, Series, Sidecar, Stats, measure};
 use computational_graphs::cpu_matmul::packed_fma;
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
@@ -12,7 +10,7 @@ use quantization::prune::{prune_2_4, prune_magnitude};
 use quantization::sparse::{Csr, Sparse24, Weights};
 use rayon::prelude::*;
 
-use crate::output::figure_name;
+use crate::output::{figure_name, seven_digits};
 
 const SPARSITIES: [f64; 7] = [0.5, 0.75, 0.875, 0.95, 0.98, 0.99, 0.995];
 /// Columns per panel of the tuned dense product: 16 panels of a 2048-wide layer.
@@ -84,12 +82,128 @@ pub(super) fn thread_counts(quick: bool) -> Vec<usize> {
     counts
 }
 
-pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
-    let (m, k, n) = if args.quick {
-        (16, 256, 256)
+/// x m×k · W k×n, and the samples per point: (m, k, n, samples).
+pub(super) fn shape(quick: bool) -> (usize, usize, usize, usize) {
+    if quick {
+        (16, 256, 256, 3)
     } else {
-        (64, 2048, 2048)
+        (64, 2048, 2048, 7)
+    }
+}
+
+/// One row of the table: one layout at one thread count (seconds).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Row {
+    pub threads: usize,
+    pub layout: String,
+    pub sparsity: f64,
+    pub median_s: f64,
+    pub p10_s: f64,
+    pub p90_s: f64,
+}
+
+impl Row {
+    pub(super) fn new(threads: usize, layout: &str, sparsity: f64, st: &Stats) -> Self {
+        Self {
+            threads,
+            layout: layout.into(),
+            sparsity,
+            median_s: seven_digits(st.median),
+            p10_s: seven_digits(st.p10),
+            p90_s: seven_digits(st.p90),
+        }
+    }
+
+    fn point_ms(&self, s: &mut Series, x: f64) {
+        s.point_with_spread(x, self.median_s * 1e3, self.p10_s * 1e3, self.p90_s * 1e3);
+    }
+}
+
+/// The two charts from one table: time against sparsity at the most threads, and each layout's
+/// speed-up over one thread. `quick` says which shape was measured.
+pub fn charts(rows: &[Row], quick: bool) -> anyhow::Result<[String; 2]> {
+    let (m, k, n, samples) = shape(quick);
+    let all = rows
+        .iter()
+        .map(|r| r.threads)
+        .max()
+        .ok_or_else(|| anyhow::anyhow!("the table has no rows"))?;
+    let at = |threads: usize, layout: &str, sparsity: Option<f64>| {
+        rows.iter().find(|r| {
+            r.threads == threads && r.layout == layout && sparsity.is_none_or(|s| r.sparsity == s)
+        })
     };
+    let mut by_sparsity: Vec<Series> = [
+        "dense, packed FMA (tuned)",
+        "dense, one dot per output",
+        "CSR",
+        "2:4",
+    ]
+    .map(Series::new)
+    .into();
+    for (i, layout) in ["dense packed", "dense dot"].into_iter().enumerate() {
+        if let Some(r) = at(all, layout, None) {
+            for s in [0.5, 0.995] {
+                by_sparsity[i].point(s * 100.0, r.median_s * 1e3);
+            }
+        }
+    }
+    if let Some(r) = at(all, "2:4", None) {
+        r.point_ms(&mut by_sparsity[3], 50.0);
+    }
+    for r in rows
+        .iter()
+        .filter(|r| r.threads == all && r.layout == "CSR")
+    {
+        r.point_ms(&mut by_sparsity[2], r.sparsity * 100.0);
+    }
+    let mut threads: Vec<usize> = rows.iter().map(|r| r.threads).collect();
+    threads.dedup();
+    let scaling = [
+        ("dense, packed FMA", "dense packed", None),
+        ("dense, one dot per output", "dense dot", None),
+        ("CSR 50 %", "CSR", Some(0.5)),
+        ("CSR 95 %", "CSR", Some(0.95)),
+        ("2:4", "2:4", None),
+    ]
+    .map(|(label, layout, sparsity)| {
+        let mut s = Series::new(label);
+        if let Some(one) = at(1, layout, sparsity) {
+            for &t in &threads {
+                if let Some(r) = at(t, layout, sparsity) {
+                    s.point(t as f64, one.median_s / r.median_s);
+                }
+            }
+        }
+        s
+    });
+    let by_sparsity = LineChart {
+        title: "CPU x·W: sparse layouts against a tuned dense product".into(),
+        subtitle: format!(
+            "{all} rayon threads; x {m}×{k} · W {k}×{n}; median of {samples}, p10–p90"
+        ),
+        x_label: "sparsity (%)".into(),
+        y_label: "time (ms)".into(),
+        log_x: false,
+        log_y: true,
+        series: by_sparsity,
+        markers: vec![],
+    };
+    let scaling = LineChart {
+        title: "CPU x·W: speed-up over one thread".into(),
+        subtitle: format!("x {m}×{k} · W {k}×{n}; median of {samples}"),
+        x_label: "rayon threads".into(),
+        y_label: "speed-up over 1 thread".into(),
+        log_x: true,
+        log_y: true,
+        series: scaling.into(),
+        markers: vec![],
+    };
+    Ok([by_sparsity.to_svg(), scaling.to_svg()])
+}
+
+pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
+    let (m, k, n, samples) = shape(args.quick);
     let mut rng = SplitMix64::new(3);
     let (x, w) = (
         Tensor2D::random(m, k, 1.0, &mut rng),
@@ -115,120 +229,32 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         "tuned dense product differs from the simple one by {gap}"
     );
 
-    let samples = if args.quick { 3 } else { 7 };
-    let mut csv = Csv::new(&[
-        "threads", "layout", "sparsity", "median_s", "p10_s", "p90_s",
-    ]);
     let counts = thread_counts(args.quick);
-    let all = *counts.last().expect("at least one thread count");
-    let mut by_sparsity: Vec<Series> = [
-        "dense, packed FMA (tuned)",
-        "dense, one dot per output",
-        "CSR",
-        "2:4",
-    ]
-    .map(Series::new)
-    .into();
-    let mut scaling: Vec<Series> = [
-        "dense, packed FMA",
-        "dense, one dot per output",
-        "CSR 50 %",
-        "CSR 95 %",
-        "2:4",
-    ]
-    .map(Series::new)
-    .into();
-    let mut one_thread = [0.0f64; 5];
+    let mut rows = Vec::new();
     for &threads in &counts {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()?;
         let mut row = |label: &str, sparsity: f64, f: &mut (dyn FnMut() + Send)| {
             let st = pool.install(|| measure(1, samples, f));
-            csv.row(&[
-                threads.to_string(),
-                label.into(),
-                sparsity.to_string(),
-                format!("{:.6e}", st.median),
-                format!("{:.6e}", st.p10),
-                format!("{:.6e}", st.p90),
-            ]);
-            st
+            rows.push(Row::new(threads, label, sparsity, &st));
         };
-        let mut times = Vec::new();
-        times.push(row("dense packed", 0.0, &mut || {
+        row("dense packed", 0.0, &mut || {
             bench_harness::black_box(tuned.matmul(&x));
-        }));
-        times.push(row("dense dot", 0.0, &mut || {
+        });
+        row("dense dot", 0.0, &mut || {
             bench_harness::black_box(simple.matmul(&x));
-        }));
+        });
         for (label, s, weights) in &layouts {
-            times.push(row(label, *s, &mut || {
+            row(label, *s, &mut || {
                 bench_harness::black_box(weights.matmul(&x));
-            }));
-        }
-        // times: dense packed, dense dot, 2:4, then CSR at each sparsity in order.
-        let csr_at = |s: f64| 3 + SPARSITIES.iter().position(|&v| v == s).expect("listed");
-        let picks = [0, 1, csr_at(0.5), csr_at(0.95), 2];
-        for (i, &p) in picks.iter().enumerate() {
-            if threads == 1 {
-                one_thread[i] = times[p].median;
-            }
-            scaling[i].point(threads as f64, one_thread[i] / times[p].median);
-        }
-        if threads == all {
-            for (series, t) in [(0, &times[0]), (1, &times[1])] {
-                for s in [0.5, 0.995] {
-                    by_sparsity[series].point(s * 100.0, t.median * 1e3);
-                }
-            }
-            by_sparsity[3].point_with_spread(
-                50.0,
-                times[2].median * 1e3,
-                times[2].p10 * 1e3,
-                times[2].p90 * 1e3,
-            );
-            for (j, s) in SPARSITIES.iter().enumerate() {
-                let t = &times[3 + j];
-                by_sparsity[2].point_with_spread(
-                    s * 100.0,
-                    t.median * 1e3,
-                    t.p10 * 1e3,
-                    t.p90 * 1e3,
-                );
-            }
+            });
         }
         eprintln!("sparse-tuned-cpu: {threads} threads done");
     }
     let name = figure_name(args, "sparse_tuned_cpu");
-    let dir = figures_dir();
-    csv.write(&dir.join(format!("{name}.csv")))?;
-    LineChart {
-        title: "CPU x·W: sparse layouts against a tuned dense product".into(),
-        subtitle: format!(
-            "{all} rayon threads; x {m}×{k} · W {k}×{n}; median of {samples}, p10–p90"
-        ),
-        x_label: "sparsity (%)".into(),
-        y_label: "time (ms)".into(),
-        log_x: false,
-        log_y: true,
-        series: by_sparsity,
-        markers: vec![],
-    }
-    .write(&dir.join(format!("{name}.svg")))?;
-    let scaling_name = format!("{name}_threads");
-    LineChart {
-        title: "CPU x·W: speed-up over one thread".into(),
-        subtitle: format!("x {m}×{k} · W {k}×{n}; median of {samples}"),
-        x_label: "rayon threads".into(),
-        y_label: "speed-up over 1 thread".into(),
-        log_x: true,
-        log_y: true,
-        series: scaling,
-        markers: vec![],
-    }
-    .write(&dir.join(format!("{scaling_name}.svg")))?;
-    Sidecar::new(
+    let [by_sparsity, scaling] = charts(&rows, args.quick)?;
+    let sidecar = Sidecar::new(
         &name,
         "CPU time of x·W: CSR (magnitude-pruned) and 2:4 against a tuned dense product (packed FMA micro-kernel on column panels) and a one-dot-per-output dense loop, at each thread count",
     )
@@ -237,7 +263,12 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         format!("thread counts {counts:?}; {name}_threads.svg plots speed-ups from the same CSV"),
         format!("largest difference between the tuned and the simple dense product: {gap:.2e}"),
     ])
-    .write(&dir.join(format!("{name}.json")))?;
+    .with_files([format!("{name}.csv"), format!("{name}.svg")]);
+    Figure::new(sidecar)
+        .rows(&rows)?
+        .chart(by_sparsity)
+        .extra(&format!("{name}_threads.svg"), scaling)
+        .write()?;
     println!("sparse-tuned-cpu → {name}.csv");
     Ok(())
 }
