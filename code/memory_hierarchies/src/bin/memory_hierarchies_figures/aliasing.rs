@@ -77,7 +77,6 @@ pub fn aliasing(cfg: &Config) -> std::io::Result<()> {
     bar_figure(
         "memory_aliasing_loop",
         &format!("dst[i] += src[i] * k over {FLOATS} f32 (in L1): may the buffers overlap?"),
-        "ns per element",
         &rows,
         vec![
             format!("each sample runs the kernel {reps} times"),
@@ -102,7 +101,6 @@ pub fn aliasing(cfg: &Config) -> std::io::Result<()> {
     bar_figure(
         "memory_aliasing_chain",
         &format!("A chain of {MATRICES} 4×4 transforms, world[i] = world[i-1] · local[i]"),
-        "ns per matrix product",
         &[exclusive, shared],
         vec![
             format!("each sample composes the chain {reps} times"),

@@ -48,7 +48,6 @@ pub fn hash_maps(cfg: &Config) -> std::io::Result<()> {
     bar_figure(
         "memory_hash_maps",
         "Looking up every key once: key type and hasher",
-        "ns per lookup",
         &rows,
         vec!["keys: random 56-bit integers, or the same as 19-byte strings".into()],
     )
@@ -81,7 +80,6 @@ pub fn branches_and_inlining(cfg: &Config) -> std::io::Result<()> {
     bar_figure(
         "memory_branches",
         &format!("Summing the {n} bytes ≥ 128, with and without a branch"),
-        "ns per element",
         &rows,
         vec!["random bytes: the branch is taken half of the time, unpredictably".into()],
     )?;
@@ -95,7 +93,6 @@ pub fn branches_and_inlining(cfg: &Config) -> std::io::Result<()> {
     bar_figure(
         "memory_inlining",
         &format!("x * 1.5 + 0.25 over {n} f32: inlined vs a call per element"),
-        "ns per element",
         &[
             Row::new("inlined (vectorised)", n, inlined),
             Row::new("#[inline(never)] call", n, calls),
@@ -157,7 +154,6 @@ pub fn smart_pointers(cfg: &Config) -> std::io::Result<()> {
     bar_figure(
         "memory_refcount",
         &format!("Reading {n} shared values: borrow, clone the handle, or trace"),
-        "ns per element",
         &[
             Row::new("&Rc<u64>: borrow", n, borrow_rc),
             Row::new("Rc::clone + drop", n, clone_rc),

@@ -73,7 +73,6 @@ pub fn access_patterns(cfg: &Config) -> std::io::Result<()> {
     bar_figure(
         "memory_access_patterns",
         "Summing an array past the LLC in different orders",
-        "ns per element",
         &rows,
         vec![
             format!(
@@ -107,7 +106,6 @@ pub fn transpose(cfg: &Config) -> std::io::Result<()> {
     bar_figure(
         "memory_transpose",
         "Transposing a matrix: naive vs blocked",
-        "ns per element",
         &rows,
         vec![format!(
             "{side}×{side} f32 ({} MiB per matrix)",
@@ -156,7 +154,6 @@ pub fn containers(cfg: &Config) -> std::io::Result<()> {
     bar_figure(
         "memory_containers",
         &format!("Summing {n} u64 in three containers"),
-        "ns per element",
         &rows,
         vec![
             "fresh heap: elements allocated in order into an empty heap".into(),
@@ -208,7 +205,6 @@ pub fn jagged_and_permutation(cfg: &Config) -> std::io::Result<()> {
     bar_figure(
         "memory_jagged",
         &format!("{rows_n} rows of 0–31 f32: one buffer vs a Vec per row"),
-        "ns per element",
         &[
             Row::new("flat: sum", floats, flat_sum),
             Row::new("jagged: sum", floats, jagged_sum),
@@ -244,7 +240,6 @@ pub fn jagged_and_permutation(cfg: &Config) -> std::io::Result<()> {
     bar_figure(
         "memory_permutation",
         &format!("A permutation of {n} f32: gather through it, or apply it once"),
-        "ns per element",
         &[
             Row::new("sum of the permuted copy", n, seq),
             Row::new("sum through the permutation", n, through),
@@ -299,7 +294,6 @@ pub fn growth_and_scratch(cfg: &Config) -> std::io::Result<()> {
     bar_figure(
         "memory_vec_growth",
         "Pushing u64 into a Vec: with and without reserving",
-        "ns per element",
         &[
             Row::new("Vec::with_capacity(n), then push", n, reserved),
             Row::new("Vec::new(), then push", n, growing).with_note(format!(
@@ -331,7 +325,6 @@ pub fn growth_and_scratch(cfg: &Config) -> std::io::Result<()> {
     bar_figure(
         "memory_scratch",
         &format!("A 16-float scratch buffer in each of {iterations} iterations"),
-        "ns per iteration",
         &[
             Row::new("array on the stack", iterations, stack),
             Row::new("one Vec, reused", iterations, reused),

@@ -13,6 +13,7 @@ mod clock;
 mod config;
 mod cpu;
 mod layouts;
+mod redraw;
 mod report;
 mod sweeps;
 
@@ -48,6 +49,9 @@ fn main() {
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
+    if cli.figures.redraw {
+        return redraw::run(&cli.figures, &SECTIONS);
+    }
     let machine = MachineInfo::detect();
     let quick = cli.figures.quick;
     let cfg = Config::new(&machine, quick);

@@ -1,11 +1,14 @@
 //! The latency and bandwidth sweeps over working-set sizes, and the first-touch cost of pages.
 
-use bench_harness::{Csv, LineChart, MachineInfo, Progress, Series, black_box, measure_durations};
+use bench_harness::{
+    CacheRecord, LineChart, MachineInfo, Progress, Series, black_box, measure_durations,
+};
 use memory_hierarchies::{bandwidth, latency, virtual_memory};
+use serde::{Deserialize, Serialize};
 
 use crate::clock::{self, measure};
 use crate::config::Config;
-use crate::report::{Row, bar_figure, write_all};
+use crate::report::{Row, bar_figure, write_rows};
 
 /// Working-set sizes from 4 KiB to `max`, four per doubling.
 fn sizes(max: usize) -> Vec<usize> {
@@ -25,27 +28,9 @@ pub fn latency_and_bandwidth(cfg: &Config, machine: &MachineInfo) -> std::io::Re
     let max = cfg.big;
     let sizes = sizes(max);
     let hops = if cfg.quick { 100_000 } else { 500_000 };
-    let mut lat = Series::new("pointer chase");
-    let mut read = Series::new("sequential read");
-    let mut write = Series::new("sequential write");
     // One sweep measures both, but each figure gets its own data file.
-    let mut latency_csv = Csv::new(&[
-        "bytes",
-        "latency_ns_median",
-        "latency_ns_p10",
-        "latency_ns_p90",
-        "samples",
-    ]);
-    let mut bandwidth_csv = Csv::new(&[
-        "bytes",
-        "read_gb_s_median",
-        "read_gb_s_p10",
-        "read_gb_s_p90",
-        "write_gb_s_median",
-        "write_gb_s_p10",
-        "write_gb_s_p90",
-        "samples",
-    ]);
+    let mut latency_rows = Vec::new();
+    let mut bandwidth_rows = Vec::new();
     let progress = Progress::new(sizes.len() as u64, "latency + bandwidth");
     for &bytes in &sizes {
         progress.step(&format!("{} KiB", bytes >> 10));
@@ -54,8 +39,7 @@ pub fn latency_and_bandwidth(cfg: &Config, machine: &MachineInfo) -> std::io::Re
         let s = measure(cfg.warmup, cfg.samples, || {
             black_box(latency::chase(black_box(&next), hops));
         });
-        let ns = |t: f64| t * 1e9 / hops as f64;
-        lat.point_with_spread(bytes as f64, ns(s.median), ns(s.p10), ns(s.p90));
+        let ns = |t: f64| round_to(t * 1e9 / hops as f64, 3);
         drop(next);
 
         // Bandwidth: enough passes that each sample moves at least 64 MiB.
@@ -71,41 +55,40 @@ pub fn latency_and_bandwidth(cfg: &Config, machine: &MachineInfo) -> std::io::Re
                 bandwidth::write_fill(black_box(&mut data), p as u64);
             }
         });
-        let gbs = |t: f64| (bytes * passes) as f64 / t / 1e9;
-        read.point_with_spread(bytes as f64, gbs(r.median), gbs(r.p90), gbs(r.p10));
-        write.point_with_spread(bytes as f64, gbs(w.median), gbs(w.p90), gbs(w.p10));
-        latency_csv.row(&[
-            bytes.to_string(),
-            format!("{:.3}", ns(s.median)),
-            format!("{:.3}", ns(s.p10)),
-            format!("{:.3}", ns(s.p90)),
-            s.samples.to_string(),
-        ]);
+        let gbs = |t: f64| round_to((bytes * passes) as f64 / t / 1e9, 2);
+        latency_rows.push(LatencyRow {
+            bytes,
+            latency_ns_median: ns(s.median),
+            latency_ns_p10: ns(s.p10),
+            latency_ns_p90: ns(s.p90),
+            samples: s.samples,
+        });
         // A shorter time is a higher bandwidth: p10 of the time is p90 of the bandwidth.
-        bandwidth_csv.row(&[
-            bytes.to_string(),
-            format!("{:.2}", gbs(r.median)),
-            format!("{:.2}", gbs(r.p90)),
-            format!("{:.2}", gbs(r.p10)),
-            format!("{:.2}", gbs(w.median)),
-            format!("{:.2}", gbs(w.p90)),
-            format!("{:.2}", gbs(w.p10)),
-            r.samples.to_string(),
-        ]);
+        bandwidth_rows.push(BandwidthRow {
+            bytes,
+            read_gb_s_median: gbs(r.median),
+            read_gb_s_p10: gbs(r.p90),
+            read_gb_s_p90: gbs(r.p10),
+            write_gb_s_median: gbs(w.median),
+            write_gb_s_p10: gbs(w.p90),
+            write_gb_s_p90: gbs(w.p10),
+            samples: r.samples,
+        });
     }
     progress.finish();
 
-    let markers: Vec<(f64, String)> = machine
+    // As the sidecar records them, which is where a redraw finds them.
+    let caches: Vec<CacheRecord> = machine
         .caches
         .iter()
-        .filter(|c| c.kind != "Instruction")
-        .map(|c| {
-            (
-                c.bytes as f64,
-                format!("L{} {} KiB", c.level, c.bytes >> 10),
-            )
+        .map(|c| CacheRecord {
+            level: c.level,
+            kind: c.kind.clone(),
+            bytes: c.bytes,
+            shared_by: c.shared_by,
         })
         .collect();
+    let summary = machine.summary();
     let notes = vec![
         format!("{hops} dependent loads per sample over a random cycle (Sattolo), 8-byte slots"),
         format!(
@@ -116,42 +99,107 @@ pub fn latency_and_bandwidth(cfg: &Config, machine: &MachineInfo) -> std::io::Re
         "base 4 KiB pages; transparent huge pages set to madvise (not used by this program)".into(),
         clock::description().into(),
     ];
-    let latency_chart = LineChart {
-        title: "Load latency by working-set size (dependent pointer chase)".into(),
-        subtitle: machine.summary(),
-        x_label: "working set (bytes)".into(),
-        y_label: "ns per load".into(),
-        log_x: true,
-        log_y: true,
-        series: vec![lat],
-        markers: markers.clone(),
-    };
-    write_all(
+    write_rows(
         "memory_latency",
-        &latency_csv,
-        &latency_chart.to_svg(),
+        &latency_rows,
+        latency_chart(&summary, &caches, &latency_rows),
         "Latency of a dependent load by working-set size",
         notes.clone(),
     )?;
-    let bandwidth_chart = LineChart {
-        title: "Sequential bandwidth by working-set size".into(),
-        subtitle: machine.summary(),
-        x_label: "working set (bytes)".into(),
-        y_label: "GB/s".into(),
-        log_x: true,
-        log_y: true,
-        series: vec![read, write],
-        markers,
-    };
-    write_all(
+    write_rows(
         "memory_bandwidth",
-        &bandwidth_csv,
-        &bandwidth_chart.to_svg(),
+        &bandwidth_rows,
+        bandwidth_chart(&summary, &caches, &bandwidth_rows),
         "Sequential read and write bandwidth by working-set size",
         notes,
     )?;
     println!("wrote figures/memory_latency.* and figures/memory_bandwidth.*");
     Ok(())
+}
+
+/// `x` rounded to `places` decimals, the digits the sweep supports.
+fn round_to(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
+}
+
+/// One working-set size of `memory_latency.csv`: ns per dependent load.
+#[derive(Serialize, Deserialize)]
+pub struct LatencyRow {
+    bytes: usize,
+    latency_ns_median: f64,
+    latency_ns_p10: f64,
+    latency_ns_p90: f64,
+    samples: usize,
+}
+
+/// One working-set size of `memory_bandwidth.csv`: GB/s read and written.
+#[derive(Serialize, Deserialize)]
+pub struct BandwidthRow {
+    bytes: usize,
+    read_gb_s_median: f64,
+    read_gb_s_p10: f64,
+    read_gb_s_p90: f64,
+    write_gb_s_median: f64,
+    write_gb_s_p10: f64,
+    write_gb_s_p90: f64,
+    samples: usize,
+}
+
+/// A vertical marker at each data cache's size, named by its level.
+fn cache_markers(caches: &[CacheRecord]) -> Vec<(f64, String)> {
+    caches
+        .iter()
+        .filter(|c| c.kind != "Instruction")
+        .map(|c| {
+            (
+                c.bytes as f64,
+                format!("L{} {} KiB", c.level, c.bytes >> 10),
+            )
+        })
+        .collect()
+}
+
+/// ns per load against the working set; `machine` is the machine's summary, `caches` its caches.
+pub fn latency_chart(machine: &str, caches: &[CacheRecord], rows: &[LatencyRow]) -> String {
+    let mut lat = Series::new("pointer chase");
+    for r in rows {
+        let (median, p10, p90) = (r.latency_ns_median, r.latency_ns_p10, r.latency_ns_p90);
+        lat.point_with_spread(r.bytes as f64, median, p10, p90);
+    }
+    LineChart {
+        title: "Load latency by working-set size (dependent pointer chase)".into(),
+        subtitle: machine.to_owned(),
+        x_label: "working set (bytes)".into(),
+        y_label: "ns per load".into(),
+        log_x: true,
+        log_y: true,
+        series: vec![lat],
+        markers: cache_markers(caches),
+    }
+    .to_svg()
+}
+
+/// GB/s read and written against the working set, with the caches marked.
+pub fn bandwidth_chart(machine: &str, caches: &[CacheRecord], rows: &[BandwidthRow]) -> String {
+    let mut read = Series::new("sequential read");
+    let mut write = Series::new("sequential write");
+    for r in rows {
+        let x = r.bytes as f64;
+        read.point_with_spread(x, r.read_gb_s_median, r.read_gb_s_p10, r.read_gb_s_p90);
+        write.point_with_spread(x, r.write_gb_s_median, r.write_gb_s_p10, r.write_gb_s_p90);
+    }
+    LineChart {
+        title: "Sequential bandwidth by working-set size".into(),
+        subtitle: machine.to_owned(),
+        x_label: "working set (bytes)".into(),
+        y_label: "GB/s".into(),
+        log_x: true,
+        log_y: true,
+        series: vec![read, write],
+        markers: cache_markers(caches),
+    }
+    .to_svg()
 }
 
 pub fn first_touch(cfg: &Config) -> std::io::Result<()> {
@@ -175,7 +223,6 @@ pub fn first_touch(cfg: &Config) -> std::io::Result<()> {
     bar_figure(
         "memory_first_touch",
         "Writing one byte per 4 KiB page: first touch vs second",
-        "ns per page",
         &[
             Row::new("second touch (page mapped)", pages, second),
             Row::new("first touch (page fault)", pages, first),
