@@ -95,25 +95,24 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     let mut csv: Vec<LadderRow> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
     let mut naive: Option<Tensor2D> = None;
-    let row =
-        |group, kernel: String, timed: &Timed, bytes, unchecked, naive: &Option<Tensor2D>| {
-            let diff = naive
-                .as_ref()
-                .map_or(0.0, |r| r.max_abs_diff(&timed.result));
-            LadderRow {
-                group,
-                kernel,
-                size: n,
-                median_ms: round_to(timed.stats.median * 1e3, 4),
-                p10_ms: round_to(timed.stats.p10 * 1e3, 4),
-                p90_ms: round_to(timed.stats.p90 * 1e3, 4),
-                gflops: round_to(flops / timed.stats.median / 1e9, 1),
-                timing: timed.source,
-                max_abs_diff_vs_naive: Some(significant(f64::from(diff), 4)),
-                workgroup_bytes: bytes,
-                unchecked,
-            }
-        };
+    let row = |group, kernel: String, timed: &Timed, bytes, unchecked, naive: &Option<Tensor2D>| {
+        let diff = naive
+            .as_ref()
+            .map_or(0.0, |r| r.max_abs_diff(&timed.result));
+        LadderRow {
+            group,
+            kernel,
+            size: n,
+            median_ms: round_to(timed.stats.median * 1e3, 4),
+            p10_ms: round_to(timed.stats.p10 * 1e3, 4),
+            p90_ms: round_to(timed.stats.p90 * 1e3, 4),
+            gflops: round_to(flops / timed.stats.median / 1e9, 1),
+            timing: timed.source,
+            max_abs_diff_vs_naive: Some(significant(f64::from(diff), 4)),
+            workgroup_bytes: bytes,
+            unchecked,
+        }
+    };
     for rung in Rung::ALL.into_iter().chain(Rung::BEYOND) {
         let on = if rung == Rung::SubgroupShuffle {
             &subgroup_ctx
@@ -164,7 +163,21 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
         "tuned-generator search: {} configurations",
         candidates.len()
     );
-    for mut c in candidates {
+    // Each configuration compiles two pipelines; a slow driver must not push the whole figure
+    // past its time limit, so the search stops after this long and says what it left out.
+    let started = std::time::Instant::now();
+    let budget = std::time::Duration::from_secs(if args.quick { 30 } else { 55 });
+    let total = candidates.len();
+    for (i, mut c) in candidates.into_iter().enumerate() {
+        if started.elapsed() > budget {
+            let left = total - i;
+            eprintln!("  search stopped after {budget:?}: {left} configurations not timed");
+            notes.push(format!(
+                "The search stopped after {} s: {left} configurations were not timed.",
+                budget.as_secs()
+            ));
+            break;
+        }
         match search_one(ctx, &mut c, &a, &b, n, search_effort) {
             Ok((timed, bytes, unchecked)) => csv.push(row(
                 "search",

@@ -50,6 +50,7 @@ fn main(
     let group_lane0 = lane - gl;
 #endif
 {REGISTERS}
+// ANCHOR: main_loop
 #ifdef PREFETCH
 {LOAD_FIRST}
 {STORE_FIRST}
@@ -88,6 +89,7 @@ fn main(
         workgroupBarrier();
     }
 #endif
+// ANCHOR_END: main_loop
 #ifdef SUBGROUP
     if !as_made {
         return;
