@@ -11,7 +11,8 @@ fn committed_figures() -> PathBuf {
 }
 
 /// A fresh folder holding the committed files of every figure whose sidecar names one of
-/// `sources` (the table, the sidecar, the charts: every file named `<figure>.*` or `<figure>_*`).
+/// `sources` (the table, the sidecar, the charts: every file named `<figure>.*` or `<figure>_*`,
+/// and the files the sidecar lists).
 fn copy_of_figures(test: &str, sources: &[&str]) -> PathBuf {
     let from = committed_figures();
     let to =
@@ -22,8 +23,10 @@ fn copy_of_figures(test: &str, sources: &[&str]) -> PathBuf {
     for entry in fs::read_dir(&from).unwrap().flatten() {
         let file = entry.file_name().to_string_lossy().into_owned();
         let ours = figures.iter().any(|f| {
-            file.strip_prefix(&f.name)
-                .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('_'))
+            f.sidecar.files.contains(&file)
+                || file
+                    .strip_prefix(&f.name)
+                    .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('_'))
         });
         if ours {
             fs::copy(entry.path(), to.join(&file)).unwrap();
@@ -84,5 +87,29 @@ fn inference_figures_redraw_the_committed_charts() {
         &["code/quantization/src/bin/inference_figures/"],
         1,
         1,
+    );
+}
+
+#[test]
+fn quantization_practice_figures_redraw_the_committed_charts() {
+    redraws_identically(
+        "quantization_practice_figures",
+        env!("CARGO_BIN_EXE_quantization_practice_figures"),
+        &["code/quantization/src/bin/quantization_practice_figures/"],
+        4,
+        0,
+    );
+}
+
+#[test]
+fn quantization_figures_redraw_the_committed_charts() {
+    // 19 charts of 13 figures; six figures are tables for the text (cooperative matrices, CPU
+    // energy counters, octahedral normals, shared exponents).
+    redraws_identically(
+        "quantization_figures",
+        env!("CARGO_BIN_EXE_quantization_figures"),
+        &["code/quantization/src/bin/quantization_figures/"],
+        19,
+        6,
     );
 }
