@@ -10,7 +10,9 @@
 use std::process::ExitCode;
 
 use anyhow::Context;
-use bench_harness::{Figure, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar};
+use bench_harness::{
+    Drawn, Figure, FigureArgs, Found, LineChart, MachineInfo, Progress, Series, Sidecar,
+};
 use bindings::call_cost::{Crossing, Measured, Plan, PythonHarness, measure_native};
 use bindings::embedded;
 use pyo3::Python;
@@ -26,6 +28,9 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &FigureArgs) -> anyhow::Result<()> {
+    if args.redraw {
+        return redraw(args);
+    }
     args.start(&PARTS)?;
     if cfg!(debug_assertions) {
         eprintln!(
@@ -80,9 +85,9 @@ fn run(args: &FigureArgs) -> anyhow::Result<()> {
 }
 
 /// One crossing at one frame size of `bindings_call_cost*.csv`.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, serde::Deserialize)]
 struct CostRow {
-    variant: &'static str,
+    variant: String,
     n: usize,
     reps: usize,
     median_ns_per_element: f64,
@@ -96,6 +101,9 @@ fn three_decimals(x: f64) -> f64 {
     (x * 1e3).round() / 1e3
 }
 
+const TITLE: &str =
+    "What one sample costs across a language boundary: a call per sample vs a call per frame";
+
 fn write(
     name: &str,
     machine: &str,
@@ -103,21 +111,9 @@ fn write(
     plan: &Plan,
     rows: &[Measured],
 ) -> anyhow::Result<()> {
-    let title =
-        "What one sample costs across a language boundary: a call per sample vs a call per frame";
     let mut table: Vec<CostRow> = Vec::new();
-    let mut chart = LineChart {
-        title: title.to_owned(),
-        subtitle: format!("median ns per sample (bars: p10 to p90); {machine}"),
-        x_label: "samples per frame (n)".into(),
-        y_label: "ns per sample".into(),
-        log_x: true,
-        log_y: true,
-        series: Vec::new(),
-        markers: Vec::new(),
-    };
+    // Grouped by crossing, the order the chart's legend follows.
     for crossing in Crossing::ALL {
-        let mut series = Series::new(crossing.label());
         for r in rows.iter().filter(|r| r.crossing == crossing) {
             let ns = |s: f64| s * 1e9;
             let s = r.per_element;
@@ -130,7 +126,7 @@ fn write(
                 ns(s.p90)
             );
             table.push(CostRow {
-                variant: crossing.name(),
+                variant: crossing.name().to_owned(),
                 n: r.n,
                 reps: r.reps,
                 median_ns_per_element: three_decimals(ns(s.median)),
@@ -138,13 +134,9 @@ fn write(
                 p90_ns_per_element: three_decimals(ns(s.p90)),
                 samples: s.samples,
             });
-            series.point_with_spread(r.n as f64, ns(s.median), ns(s.p10), ns(s.p90));
-        }
-        if !series.points.is_empty() {
-            chart.series.push(series);
         }
     }
-    let mut sidecar = Sidecar::new(name, title);
+    let mut sidecar = Sidecar::new(name, TITLE);
     sidecar.notes.push(python.to_owned());
     sidecar.notes.push(format!(
         "each of {} samples (after {} warm-up ones) scales a frame of n samples max(1, {} / n) times; \
@@ -153,7 +145,73 @@ fn write(
     ));
     Figure::new(sidecar)
         .rows(&table)?
-        .chart(chart.to_svg())
+        .chart(chart(machine, &table))
         .write()?;
     Ok(())
+}
+
+/// The chart of one `bindings_call_cost*` table: a line per crossing, ns per sample against the
+/// frame size; `machine` is the sidecar's machine summary.
+fn chart(machine: &str, table: &[CostRow]) -> String {
+    let mut chart = LineChart {
+        title: TITLE.to_owned(),
+        subtitle: format!("median ns per sample (bars: p10 to p90); {machine}"),
+        x_label: "samples per frame (n)".into(),
+        y_label: "ns per sample".into(),
+        log_x: true,
+        log_y: true,
+        series: Vec::new(),
+        markers: Vec::new(),
+    };
+    for crossing in Crossing::ALL {
+        let mut series = Series::new(crossing.label());
+        for r in table.iter().filter(|r| r.variant == crossing.name()) {
+            series.point_with_spread(
+                r.n as f64,
+                r.median_ns_per_element,
+                r.p10_ns_per_element,
+                r.p90_ns_per_element,
+            );
+        }
+        if !series.points.is_empty() {
+            chart.series.push(series);
+        }
+    }
+    chart.to_svg()
+}
+
+/// The sidecars' `program`: how `--redraw` finds this program's figures.
+const SOURCES: [&str; 1] = ["code/bindings/src/bin/bindings_figures.rs"];
+
+/// `--redraw`: every `bindings_call_cost*` chart again from its table, measuring nothing.
+fn redraw(args: &FigureArgs) -> anyhow::Result<()> {
+    args.redraw("bindings_figures", &SOURCES, draw)?;
+    Ok(())
+}
+
+fn draw(found: &Found) -> anyhow::Result<Drawn> {
+    let rows: Vec<CostRow> = found.rows()?;
+    Ok(Drawn::chart(found, chart(&found.sidecar.machine, &rows)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redraw_reproduces_the_committed_charts() {
+        let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures");
+        let dir = std::env::temp_dir().join(format!("bindings_redraw_{}", std::process::id()));
+        let committed = bench_harness::copy_figures(&book, &dir, &SOURCES).unwrap();
+        assert_eq!(committed.len(), 2, "{committed:?}");
+        let args = FigureArgs {
+            out: Some(dir.clone()),
+            allow_dirty: true,
+            ..FigureArgs::default()
+        };
+        let report = args.redraw("bindings_figures", &SOURCES, draw).unwrap();
+        assert!(report.written.is_empty(), "changed: {:?}", report.written);
+        assert_eq!(report.unchanged.len(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
