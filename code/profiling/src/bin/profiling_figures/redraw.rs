@@ -88,7 +88,8 @@ mod tests {
     /// Charts committed before their tables were what the chart draws: the measuring run drew
     /// them from unrounded values, and the table keeps 2 or 4 decimals, so a bar's label or a
     /// whisker's end moves by its last digit (31.3 becomes 31.4, 7.8e-4 ms 8.0e-4). The measuring
-    /// run now draws from the rounded rows, so its next charts redraw byte-identical.
+    /// run now draws from the rows it writes (the YOLO stages' milliseconds now to 6 decimals),
+    /// so its next charts redraw byte-identical.
     const ROUNDED_TABLES: [&str; 3] = [
         "profiling_overheads.svg",
         "profiling_runner_reuse.svg",

@@ -105,7 +105,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             .map(|t| Stats::from_seconds(t).expect("frames"))
             .chain([total]);
         for (name, s) in names.zip(stats) {
-            let ms = |seconds: f64| round_to(seconds * 1e3, 4);
+            // Milliseconds to the nanosecond: a stage of a microsecond keeps its digits.
+            let ms = |seconds: f64| round_to(seconds * 1e3, 6);
             rows.push(Row {
                 head_biases: biases.into(),
                 nms: nms_name.into(),
