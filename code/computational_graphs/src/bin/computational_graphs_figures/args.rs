@@ -61,10 +61,10 @@ pub struct Args {
 
 impl Args {
     /// Parses the command line and checks the tree and the machine (see `FigureArgs::start`);
-    /// exporting graphs measures nothing, so it skips those checks.
+    /// exporting graphs and redrawing measure nothing, so they skip those checks.
     pub fn parse() -> Result<Self, bench_harness::FigureArgsError> {
         let cli: Cli = clap::Parser::parse();
-        if cli.export_graphs.is_none() {
+        if cli.export_graphs.is_none() && !cli.figures.redraw {
             cli.figures.start(PARTS)?;
         }
         let quick = cli.figures.quick;
@@ -82,13 +82,13 @@ impl Args {
         })
     }
 
-    pub fn wants(&self, part: &str) -> bool {
-        self.figures.wants(part)
+    /// The flags every figure program shares.
+    pub fn figures(&self) -> &bench_harness::FigureArgs {
+        &self.figures
     }
 
-    /// The parts `--only` names, in its order.
-    pub fn only(&self) -> Vec<&str> {
-        self.figures.only.iter().map(String::as_str).collect()
+    pub fn wants(&self, part: &str) -> bool {
+        self.figures.wants(part)
     }
 
     /// True when `--only` names `part` explicitly (for modifiers such as `loops`).

@@ -1,6 +1,6 @@
 //! Chart helpers shared by the sweeps.
 
-use bench_harness::{LineChart, MachineInfo, Series};
+use bench_harness::{Found, LineChart, MachineInfo, Series};
 use gpu_context::GpuContext;
 
 use crate::args::Args;
@@ -18,6 +18,22 @@ pub fn subtitle(ctx: &GpuContext, args: &Args) -> String {
 
 pub fn subtitle_of(machine: &str, adapter: &str, backend: &str) -> String {
     format!("{machine} · GPU: {adapter} ({backend})")
+}
+
+/// The subtitle a measuring run gave a GPU figure, from its sidecar's machine and adapter.
+pub fn gpu_subtitle(found: &Found) -> Result<String, String> {
+    let text = |key: &str| found.sidecar.adapter[key].as_str();
+    match (text("name"), text("backend")) {
+        (Some(name), Some(backend)) => Ok(subtitle_of(found.machine(), name, backend)),
+        _ => {
+            Err("its sidecar names no adapter (name and backend), which the subtitle shows".into())
+        }
+    }
+}
+
+/// The subtitle of a CPU figure: the machine's label, else the whole description of it.
+pub fn cpu_subtitle(label: Option<&str>, summary: &str) -> String {
+    label.unwrap_or(summary).to_owned()
 }
 
 /// A sweep chart's title and x-axis label; `sweep_size` is the depth sweep's tensor size.

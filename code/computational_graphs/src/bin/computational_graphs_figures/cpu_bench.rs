@@ -3,17 +3,20 @@
 //! micro-kernel, each on one core and on rayon, against `matrixmultiply` on one thread and on
 //! as many as rayon uses (timed in a child process each, see `matrixmultiply_worker`).
 
-use bench_harness::{BarChart, Figure, MachineInfo, Stats, black_box, figures_dir, measure};
+use bench_harness::{
+    BarChart, Drawn, Figure, Found, MachineInfo, Stats, black_box, figures_dir, measure,
+};
 use computational_graphs::cpu_matmul::{self, packed_fma};
 use computational_graphs::rng::SplitMix64;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::args::Args;
+use crate::charts::cpu_subtitle;
 use crate::matrixmultiply_worker;
 
-/// One line of `<prefix>_cpu_matmul.csv`.
-#[derive(Serialize)]
-struct CpuMatmulRecord {
+/// One line of `<prefix>_cpu_matmul.csv`; the chart is drawn from these rows.
+#[derive(Serialize, Deserialize)]
+pub struct CpuMatmulRecord {
     variant: String,
     /// Threads the variant may use: 1, or the threaded group's count.
     threads: usize,
@@ -96,7 +99,6 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     }
     let naive = groups[0][0].2.median;
     let mut records = Vec::new();
-    let mut bars = Vec::new();
     for group in &groups {
         let reference = group.last().map_or(1.0, |r| r.2.median);
         for (name, t, s, os_threads) in group {
@@ -112,18 +114,9 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
                 time_vs_matrixmultiply: round(s.median / reference, 3),
                 os_threads: *os_threads,
             });
-            let g = |t: f64| flops / t / 1e9;
-            bars.push((
-                format!("{name} ({t}T)"),
-                g(s.median),
-                Some((g(s.p90), g(s.p10))),
-            ));
         }
     }
-    let machine = args
-        .machine
-        .clone()
-        .unwrap_or_else(|| MachineInfo::detect().summary());
+    let machine = cpu_subtitle(args.machine.as_deref(), &MachineInfo::detect().summary());
     let name = format!("{}_cpu_matmul", args.prefix);
     let mut sidecar = args.sidecar(
         &name,
@@ -137,19 +130,57 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
          median of {samples} after {warmup} warm-ups",
         matrixmultiply_worker::MAX_THREADS
     ));
-    let chart = BarChart {
-        title: format!("CPU matrix multiply {n}×{n}×{n}, f32 (threads in brackets)"),
-        subtitle: machine.clone(),
-        y_label: "GFLOP/s (higher is better)".into(),
-        log_y: true,
-        bars,
-    };
     Figure::new(sidecar)
         .rows(&records)?
-        .chart(chart.to_svg())
+        .chart(chart(&records, &machine).to_svg())
         .extra(&format!("{name}.md"), markdown(&records, &machine))
         .write_to(&figures_dir())?;
     Ok(())
+}
+
+/// One bar per variant, in the table's order (threads in brackets): median GFLOP/s, whiskers
+/// p10–p90.
+pub fn chart(records: &[CpuMatmulRecord], machine: &str) -> BarChart {
+    let n = records.first().map_or(0, |r| r.size);
+    let bars = records
+        .iter()
+        .map(|r| {
+            let gflops = |ms: f64| 2.0 * (r.size as f64).powi(3) / (ms / 1e3) / 1e9;
+            (
+                format!("{} ({}T)", r.variant, r.threads),
+                r.gflops,
+                Some((gflops(r.p90_ms), gflops(r.p10_ms))),
+            )
+        })
+        .collect();
+    BarChart {
+        title: format!("CPU matrix multiply {n}×{n}×{n}, f32 (threads in brackets)"),
+        subtitle: machine.to_owned(),
+        y_label: "GFLOP/s (higher is better)".into(),
+        log_y: true,
+        bars,
+    }
+}
+
+/// `--redraw` of `{prefix}_cpu_matmul`: the chart again from its rows, subtitled from the
+/// sidecar. A table from before the thread counts were kept cannot label its bars: kept.
+pub fn redraw(found: &Found) -> Result<Drawn, Box<dyn std::error::Error>> {
+    /// The one column a table from before the thread counts lacks.
+    #[derive(Deserialize)]
+    struct Threads {
+        threads: Option<usize>,
+    }
+    if found.rows::<Threads>()?.iter().any(|r| r.threads.is_none()) {
+        return Ok(Drawn::Kept(
+            "its table has no threads column (measured before the threaded group was timed \
+             against matrixmultiply on as many threads), which the chart's labels show"
+                .into(),
+        ));
+    }
+    let records: Vec<CpuMatmulRecord> = found.rows()?;
+    let record = &found.sidecar;
+    let machine = cpu_subtitle(record.machine_label.as_deref(), &record.machine);
+    Ok(Drawn::chart(found, chart(&records, &machine).to_svg()))
 }
 
 /// Rounds to `digits` decimals: the precision the timer has, not more.

@@ -2,17 +2,18 @@
 //! the AVX2+FMA one and (where the CPU has it) the AVX-512 one, against single-threaded
 //! `matrixmultiply`, at 256³, 512³ and 1024³.
 
-use bench_harness::{Figure, LineChart, MachineInfo, Series, black_box, measure};
+use bench_harness::{Drawn, Figure, Found, LineChart, MachineInfo, Series, black_box, measure};
 use computational_graphs::cpu_matmul::{self, packed_fma};
 use computational_graphs::rng::SplitMix64;
 
 use crate::args::Args;
+use crate::charts::cpu_subtitle;
 use crate::digits::round_to;
 
-/// One variant at one size of `{prefix}_cpu_kernel.csv`.
-#[derive(serde::Serialize)]
-struct KernelRow {
-    variant: &'static str,
+/// One variant at one size of `{prefix}_cpu_kernel.csv`; the chart is drawn from these rows.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct KernelRow {
+    variant: String,
     size: usize,
     median_ms: f64,
     p10_ms: f64,
@@ -44,8 +45,6 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let mut csv: Vec<KernelRow> = Vec::new();
     // matrixmultiply last, timed in a worker process held to one thread.
     let mm_name = "matrixmultiply (one thread)";
-    let mut series: Vec<Series> = variants.iter().map(|(v, _)| Series::new(v)).collect();
-    series.push(Series::new(mm_name));
     for &n in sizes {
         let mut rng = SplitMix64::new(n as u64);
         let a: Vec<f32> = (0..n * n).map(|_| rng.symmetric(1.0)).collect();
@@ -66,9 +65,9 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         stats.push(crate::matrixmultiply_worker::time(n, 1, warmup, samples)?.stats);
         let reference = stats[stats.len() - 1].median;
         let names = variants.iter().map(|(v, _)| *v).chain([mm_name]);
-        for ((name, s), line) in names.zip(&stats).zip(&mut series) {
+        for (name, s) in names.zip(&stats) {
             csv.push(KernelRow {
-                variant: name,
+                variant: name.to_owned(),
                 size: n,
                 median_ms: round_to(s.median * 1e3, 4),
                 p10_ms: round_to(s.p10 * 1e3, 4),
@@ -76,27 +75,10 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
                 gflops: round_to(flops / s.median / 1e9, 2),
                 time_vs_matrixmultiply: round_to(s.median / reference, 3),
             });
-            line.point_with_spread(
-                n as f64,
-                flops / s.median / 1e9,
-                flops / s.p90 / 1e9,
-                flops / s.p10 / 1e9,
-            );
         }
     }
-    let machine = MachineInfo::detect();
     let name = format!("{}_cpu_kernel", args.prefix);
-    let chart = LineChart {
-        title:
-            "One core: packed matmul with an SSE2 and an AVX2+FMA micro-kernel, and matrixmultiply"
-                .into(),
-        subtitle: args.machine.clone().unwrap_or_else(|| machine.summary()),
-        x_label: "n (n×n×n, f32)".into(),
-        y_label: "GFLOP/s".into(),
-        log_x: true,
-        series,
-        ..Default::default()
-    };
+    let subtitle = cpu_subtitle(args.machine.as_deref(), &MachineInfo::detect().summary());
     let mut sidecar = args.sidecar(
         &name,
         "Single-threaded CPU matmul: portable vs AVX2+FMA micro-kernel vs matrixmultiply",
@@ -109,7 +91,43 @@ pub fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     ));
     Figure::new(sidecar)
         .rows(&csv)?
-        .chart(chart.to_svg())
+        .chart(chart(subtitle, &csv).to_svg())
         .write()?;
     Ok(())
+}
+
+/// GFLOP/s against size, one line per variant in the table's order; whiskers p10–p90.
+pub fn chart(subtitle: String, rows: &[KernelRow]) -> LineChart {
+    let mut series: Vec<Series> = Vec::new();
+    for r in rows {
+        let line = match series.iter().position(|s| s.name == r.variant) {
+            Some(i) => &mut series[i],
+            None => {
+                series.push(Series::new(&r.variant));
+                series.last_mut().expect("just pushed")
+            }
+        };
+        let gflops = |ms: f64| 2.0 * (r.size as f64).powi(3) / (ms / 1e3) / 1e9;
+        // The slowest samples give the fewest GFLOP/s: the whisker's low end is p90's time.
+        line.point_with_spread(r.size as f64, r.gflops, gflops(r.p90_ms), gflops(r.p10_ms));
+    }
+    LineChart {
+        title:
+            "One core: packed matmul with an SSE2 and an AVX2+FMA micro-kernel, and matrixmultiply"
+                .into(),
+        subtitle,
+        x_label: "n (n×n×n, f32)".into(),
+        y_label: "GFLOP/s".into(),
+        log_x: true,
+        series,
+        ..Default::default()
+    }
+}
+
+/// `--redraw` of `{prefix}_cpu_kernel`: the chart again from its rows, subtitled from the sidecar.
+pub fn redraw(found: &Found) -> Result<Drawn, Box<dyn std::error::Error>> {
+    let rows: Vec<KernelRow> = found.rows()?;
+    let record = &found.sidecar;
+    let subtitle = cpu_subtitle(record.machine_label.as_deref(), &record.machine);
+    Ok(Drawn::chart(found, chart(subtitle, &rows).to_svg()))
 }

@@ -2,7 +2,7 @@
 //! portable rungs, the three past them, and a small search over the tuned generator's
 //! parameters (each configuration checked against the CPU before it is timed).
 
-use bench_harness::{BarChart, Figure, Stats, measure_durations};
+use bench_harness::{BarChart, Drawn, Figure, Found, Stats, measure_durations};
 use computational_graphs::matmul_ladder::{PreparedMatmul, Rung};
 use computational_graphs::ops::cpu;
 use computational_graphs::rng::SplitMix64;
@@ -10,7 +10,7 @@ use computational_graphs::tensor::Tensor2D;
 use gpu_context::{GpuContext, Requirements, wgpu};
 
 use crate::args::Args;
-use crate::charts::subtitle;
+use crate::charts::{gpu_subtitle, subtitle};
 use crate::digits::{round_to, significant};
 use crate::tables::read_pytorch;
 use search::Candidate;
@@ -18,19 +18,20 @@ use search::Candidate;
 mod search;
 
 /// One kernel of `{prefix}_matmul_ladder.csv` (PyTorch's rows have no difference to the naive
-/// kernel: it is not run here).
-#[derive(serde::Serialize)]
-struct LadderRow {
+/// kernel: it is not run here). The chart is drawn from these rows, measuring or redrawing.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct LadderRow {
     /// `rung` (the eight portable ones), `beyond` (the three past them), `search` (one
-    /// configuration of the tuned generator) or `pytorch`.
-    group: &'static str,
+    /// configuration of the tuned generator) or `pytorch`; empty in tables from before it.
+    #[serde(default)]
+    group: String,
     kernel: String,
     size: usize,
     median_ms: f64,
     p10_ms: f64,
     p90_ms: f64,
     gflops: f64,
-    timing: &'static str,
+    timing: String,
     max_abs_diff_vs_naive: Option<f64>,
     /// Bytes of workgroup memory the kernel declares (tuned kernels only).
     workgroup_bytes: Option<u32>,
@@ -95,19 +96,19 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     let mut csv: Vec<LadderRow> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
     let mut naive: Option<Tensor2D> = None;
-    let row = |group, kernel: String, timed: &Timed, bytes, unchecked, naive: &Option<Tensor2D>| {
+    let row = |group: &str, kernel, timed: &Timed, bytes, unchecked, naive: &Option<Tensor2D>| {
         let diff = naive
             .as_ref()
             .map_or(0.0, |r| r.max_abs_diff(&timed.result));
         LadderRow {
-            group,
+            group: group.to_owned(),
             kernel,
             size: n,
             median_ms: round_to(timed.stats.median * 1e3, 4),
             p10_ms: round_to(timed.stats.p10 * 1e3, 4),
             p90_ms: round_to(timed.stats.p90 * 1e3, 4),
             gflops: round_to(flops / timed.stats.median / 1e9, 1),
-            timing: timed.source,
+            timing: timed.source.to_owned(),
             max_abs_diff_vs_naive: Some(significant(f64::from(diff), 4)),
             workgroup_bytes: bytes,
             unchecked,
@@ -199,52 +200,23 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
             .filter(|r| r.sweep == "matmul" && r.size == n)
         {
             csv.push(LadderRow {
-                group: "pytorch",
+                group: "pytorch".into(),
                 kernel: r.variant,
                 size: n,
                 median_ms: round_to(r.median_ms, 4),
                 p10_ms: round_to(r.p10_ms, 4),
                 p90_ms: round_to(r.p90_ms, 4),
                 gflops: round_to(flops / (r.median_ms / 1e3) / 1e9, 1),
-                timing: "cuda-events",
+                timing: "cuda-events".into(),
                 max_abs_diff_vs_naive: None,
                 workgroup_bytes: None,
                 unchecked: None,
             });
         }
     }
-    let best_search = csv
-        .iter()
-        .filter(|r| r.group == "search")
-        .max_by(|x, y| x.gflops.total_cmp(&y.gflops))
-        .map(|r| r.kernel.clone());
+    let best_search = best_search(&csv);
     let name = format!("{}_matmul_ladder", args.prefix);
-    // The chart: every rung, the best configuration of the search, PyTorch.
-    let bars = csv
-        .iter()
-        .filter(|r| r.group != "search" || Some(&r.kernel) == best_search.as_ref())
-        .map(|r| {
-            let label = if r.group == "search" {
-                format!("best of search: {}", r.kernel)
-            } else {
-                r.kernel.clone()
-            };
-            let spread = (r.group != "pytorch").then(|| {
-                (
-                    flops / (r.p90_ms / 1e3) / 1e9,
-                    flops / (r.p10_ms / 1e3) / 1e9,
-                )
-            });
-            (label, r.gflops, spread)
-        })
-        .collect();
-    let chart = BarChart {
-        title: format!("Matrix multiply {n}×{n}×{n}, f32: the ladder"),
-        subtitle: subtitle(ctx, args),
-        y_label: "GFLOP/s (higher is better)".into(),
-        log_y: true,
-        bars,
-    };
+    let chart = chart(&csv, &subtitle(ctx, args));
     let mut sidecar = args.sidecar(
         &name,
         "WGSL matmul kernels (rungs, the three past them, a search over the tuned generator's \
@@ -266,6 +238,59 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
         .extra(&format!("{name}.md"), table)
         .write()?;
     Ok(())
+}
+
+/// The search's fastest configuration.
+fn best_search(rows: &[LadderRow]) -> Option<String> {
+    rows.iter()
+        .filter(|r| r.group == "search")
+        .max_by(|x, y| x.gflops.total_cmp(&y.gflops))
+        .map(|r| r.kernel.clone())
+}
+
+/// The ladder chart: every rung, the best configuration of the search, PyTorch; whiskers p10–p90
+/// (none for PyTorch).
+pub fn chart(rows: &[LadderRow], subtitle: &str) -> BarChart {
+    let n = rows.first().map_or(0, |r| r.size);
+    let gflops = |ms: f64| 2.0 * (n as f64).powi(3) / (ms / 1e3) / 1e9;
+    let best = best_search(rows);
+    let bars = rows
+        .iter()
+        .filter(|r| r.group != "search" || Some(&r.kernel) == best.as_ref())
+        .map(|r| {
+            let label = if r.group == "search" {
+                format!("best of search: {}", r.kernel)
+            } else {
+                r.kernel.clone()
+            };
+            let spread = (r.group != "pytorch").then(|| (gflops(r.p90_ms), gflops(r.p10_ms)));
+            // From the time, which keeps more digits than the table's GFLOP/s on a slow device.
+            (label, gflops(r.median_ms), spread)
+        })
+        .collect();
+    BarChart {
+        title: format!("Matrix multiply {n}×{n}×{n}, f32: the ladder"),
+        subtitle: subtitle.to_owned(),
+        y_label: "GFLOP/s (higher is better)".into(),
+        log_y: true,
+        bars,
+    }
+}
+
+/// `--redraw` of `{prefix}_matmul_ladder`: the chart again from its rows, subtitled from the
+/// sidecar. A table from before the groups had only rungs and PyTorch (timed by CUDA events).
+pub fn redraw(found: &Found) -> Result<Drawn, Box<dyn std::error::Error>> {
+    let mut rows: Vec<LadderRow> = found.rows()?;
+    for r in rows.iter_mut().filter(|r| r.group.is_empty()) {
+        r.group = if r.timing == "cuda-events" {
+            "pytorch"
+        } else {
+            "rung"
+        }
+        .into();
+    }
+    let svg = chart(&rows, &gpu_subtitle(found)?).to_svg();
+    Ok(Drawn::chart(found, svg))
 }
 
 /// Checks one configuration against the CPU at a small shape its blocks tile exactly, then
@@ -340,7 +365,7 @@ fn ladder_table(
     for r in rows {
         let share = pytorch.map_or("–".into(), |p| format!("{:.1} %", 100.0 * r.gflops / p));
         let of_peak = peak.map_or("–".into(), |p| format!("{:.1} %", 100.0 * r.gflops / p.1));
-        let label = match r.group {
+        let label = match r.group.as_str() {
             "beyond" => format!("{} (past the eight)", r.kernel),
             "search" if Some(r.kernel.as_str()) == best => {
                 format!("**search: {} (best)**", r.kernel)

@@ -10,8 +10,8 @@
 //! bandwidth against size), overlap (a chunked batch, serial against pipelined); add `loops` to
 //! time only the one-submission variants in the sweeps, `compiled` only the compiled loops;
 //! phases (one submission of the compiled loops at every size of the size sweep, step by step).
-//! `--redraw` draws the sweeps' SVGs (and the set-up
-//! bars) again from their CSVs without measuring.
+//! `--redraw` draws every chart in the output folder again from its CSV without measuring (every
+//! prefix at once; with `--only`, those parts' charts).
 
 mod args;
 mod autotune_report;
@@ -54,18 +54,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     }
     if args.redraw {
-        let commit = bench_harness::git_commit();
-        let pytorch = args.pytorch_csv.as_deref().map(std::path::Path::new);
-        let dir = bench_harness::figures_dir();
-        // Without --only, every part that can be redrawn is.
-        let parts = match args.only() {
-            only if only.is_empty() => redraw::REDRAWABLE.to_vec(),
-            only => only,
-        };
-        for svg in redraw::redraw(&dir, &args.prefix, &parts, pytorch, &commit)? {
-            eprintln!("redrew {}", svg.display());
-        }
-        return Ok(());
+        return redraw::run(&args);
     }
     let mut ctx = GpuContext::new()?;
     eprintln!("{}", ctx.report());

@@ -4,14 +4,14 @@
 //! last CPU copy of the output. The serial schedule's three phases are also timed one by one:
 //! the longest of them is what a perfect overlap could come down to.
 
-use bench_harness::{Figure, LineChart, Progress, Series, Stats};
+use bench_harness::{Drawn, Figure, Found, LineChart, Progress, Series, Stats};
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
 use computational_graphs::transfers::{ChunkedLinear, Schedule};
 use gpu_context::GpuContext;
 
 use crate::args::Args;
-use crate::charts::subtitle;
+use crate::charts::{gpu_subtitle, subtitle};
 use crate::digits::round_to;
 use crate::transfer_bench::timed;
 
@@ -58,12 +58,12 @@ pub const PHASES: [&str; 3] = [
     "serial phase: read back",
 ];
 
-/// One schedule or phase at one chunk count of `{prefix}_overlap.csv`; `--redraw` reads it back
-/// as [`crate::tables::OverlapPoint`].
-#[derive(serde::Serialize)]
-struct OverlapRow {
+/// One schedule or phase at one chunk count of `{prefix}_overlap.csv`; the chart is drawn from
+/// these rows, by the measuring run and by `--redraw` alike.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct OverlapRow {
     chunks: usize,
-    schedule: &'static str,
+    schedule: String,
     median_ms: f64,
     p10_ms: f64,
     p90_ms: f64,
@@ -74,14 +74,6 @@ struct OverlapRow {
     bytes_each_way: usize,
 }
 
-/// One empty line per schedule plus the perfect-overlap bound, in the chart's order.
-pub fn empty_lines() -> Vec<Series> {
-    [SERIAL, ONE, PIPELINED, BOUND]
-        .iter()
-        .map(|s| Series::new(s))
-        .collect()
-}
-
 pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let cfg = config(args.quick);
     let mut rng = SplitMix64::new(0x0be1);
@@ -89,7 +81,6 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     let w = Tensor2D::random(WIDTH, WIDTH, 0.1, &mut rng);
     let b = Tensor2D::random(1, WIDTH, 0.1, &mut rng);
     let mut csv: Vec<OverlapRow> = Vec::new();
-    let mut lines = empty_lines();
     let progress = Progress::new(cfg.chunk_counts.len() as u64, "overlap");
     let mut reference: Option<Vec<f32>> = None;
     for &chunks in &cfg.chunk_counts {
@@ -126,14 +117,10 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
             timed(warm, n, || linear.read_all(ctx, &mut out))?,
         ];
         measured.extend(PHASES.iter().copied().zip(phases));
-        let bound = phases.iter().map(|s| s.median).fold(0.0, f64::max);
         for (name, s) in &measured {
-            if let Some(line) = lines.iter_mut().find(|l| l.name == *name) {
-                line.point_with_spread(chunks as f64, s.median * 1e3, s.p10 * 1e3, s.p90 * 1e3);
-            }
             csv.push(OverlapRow {
                 chunks,
-                schedule: name,
+                schedule: (*name).to_owned(),
                 median_ms: round_to(s.median * 1e3, 4),
                 p10_ms: round_to(s.p10 * 1e3, 4),
                 p90_ms: round_to(s.p90 * 1e3, 4),
@@ -144,7 +131,6 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
                 bytes_each_way: cfg.rows * WIDTH * 4,
             });
         }
-        lines[3].point(chunks as f64, bound * 1e3);
     }
     progress.finish();
     let name = format!("{}_overlap", args.prefix);
@@ -156,7 +142,7 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     );
     Figure::new(sidecar)
         .rows(&csv)?
-        .chart(chart(cfg.rows, subtitle(ctx, args), lines).to_svg())
+        .chart(chart(subtitle(ctx, args), &csv).to_svg())
         .write()?;
     Ok(())
 }
@@ -165,11 +151,40 @@ fn same_bits(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
-/// The overlap chart of a batch of `rows` rows: the lines `SERIAL`, `ONE`, `PIPELINED`, `BOUND`.
-pub fn chart(rows: usize, subtitle: String, lines: Vec<Series>) -> LineChart {
+/// The overlap chart: the lines `SERIAL`, `ONE`, `PIPELINED` (and any other schedule the table
+/// names), and `BOUND`, the longest of the serial phases' medians at each chunk count.
+pub fn chart(subtitle: String, rows: &[OverlapRow]) -> LineChart {
+    let mut lines: Vec<Series> = [SERIAL, ONE, PIPELINED]
+        .iter()
+        .map(|s| Series::new(s))
+        .collect();
+    let mut bounds: Vec<(usize, f64)> = Vec::new();
+    for r in rows {
+        if PHASES.contains(&r.schedule.as_str()) {
+            match bounds.iter_mut().find(|(chunks, _)| *chunks == r.chunks) {
+                Some((_, bound)) => *bound = bound.max(r.median_ms),
+                None => bounds.push((r.chunks, r.median_ms)),
+            }
+            continue;
+        }
+        let line = match lines.iter().position(|l| l.name == r.schedule) {
+            Some(i) => &mut lines[i],
+            None => {
+                lines.push(Series::new(&r.schedule));
+                lines.last_mut().expect("just pushed")
+            }
+        };
+        line.point_with_spread(r.chunks as f64, r.median_ms, r.p10_ms, r.p90_ms);
+    }
+    let mut bound = Series::new(BOUND);
+    for (chunks, ms) in bounds {
+        bound.point(chunks as f64, ms);
+    }
+    lines.push(bound);
+    let batch = rows.first().map_or(0, |r| r.rows);
     LineChart {
         title: format!(
-            "Copy/compute overlap: {rows}×{WIDTH} through a {WIDTH}×{WIDTH} Linear, in chunks"
+            "Copy/compute overlap: {batch}×{WIDTH} through a {WIDTH}×{WIDTH} Linear, in chunks"
         ),
         subtitle,
         x_label: "chunks (log)".into(),
@@ -179,4 +194,13 @@ pub fn chart(rows: usize, subtitle: String, lines: Vec<Series>) -> LineChart {
         series: lines,
         markers: Vec::new(),
     }
+}
+
+/// `--redraw` of `{prefix}_overlap`: the chart again from its rows, subtitled from the sidecar.
+pub fn redraw(found: &Found) -> Result<Drawn, Box<dyn std::error::Error>> {
+    let rows: Vec<OverlapRow> = found.rows()?;
+    Ok(Drawn::chart(
+        found,
+        chart(gpu_subtitle(found)?, &rows).to_svg(),
+    ))
 }

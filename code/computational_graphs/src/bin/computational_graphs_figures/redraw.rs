@@ -1,391 +1,303 @@
-//! `--redraw`: draws a sweep's SVG again from its committed CSV, after the chart code changed.
-//! It measures nothing and opens no adapter; the sidecar keeps describing the measurement and
-//! only gains a note that says which commit drew the picture.
+//! `--redraw`: every chart of this program drawn again from the tables in the output folder, by
+//! the chart functions the measuring parts draw with; nothing is measured and no adapter opened.
+//!
+//! A figure is found by its sidecar (the program that wrote it) and known by the end of its name,
+//! `{prefix}_{kind}`: every prefix in the folder (`graphs`, `graphs_h100`, …) is redrawn in one
+//! run. Titles and subtitles that the measuring run took from the machine and the adapter come
+//! from the sidecar, and a sweep's PyTorch lines from the table its measuring command read.
 
-use std::path::{Path, PathBuf};
+use std::error::Error;
 
-use bench_harness::{FigureError, LineChart, SidecarRecord, read_rows, read_sidecar};
+use bench_harness::{Drawn, FigureArgs, Found};
 
-use crate::charts::{line_chart, sweep_title};
+use crate::args::{Args, PARTS};
+use crate::charts::{gpu_subtitle, line_chart, sweep_title};
 use crate::sweep::setup_chart;
-use crate::tables::{OverlapPoint, Row, SweepRecord, TransferPoint, read_pytorch};
-use crate::{overlap_bench, transfer_bench};
+use crate::tables::{PytorchRow, Row, SweepRecord, read_pytorch};
+use crate::{cpu_bench, cpu_kernel_bench, ladder_bench, overlap_bench, roofline, transfer_bench};
 
-/// The `--only` parts that `--redraw` can draw.
-/// `depths` also draws the set-up bars, which come from the depth sweep's CSV.
-pub const REDRAWABLE: [&str; 4] = ["sizes", "depths", "transfers", "overlap"];
+/// Where this program's sidecars say they were written.
+pub const SOURCE: &str = "code/computational_graphs/src/bin/computational_graphs_figures/";
 
-#[derive(Debug, thiserror::Error)]
-pub enum RedrawError {
-    #[error("cannot read {path}: {source}; --redraw needs the measured CSV in the --out folder")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{0}; fix or re-measure that row, --redraw draws only what parses")]
-    Table(#[from] FigureError),
-    #[error("{path}:{line}: {why}; fix or re-measure that row, --redraw draws only what parses")]
-    Row {
-        path: PathBuf,
-        line: usize,
-        why: String,
-    },
-    #[error("{path}: {why}; --redraw adds its note to the measurement's sidecar, so it must exist")]
-    Sidecar { path: PathBuf, why: String },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("--redraw draws sizes, depths, transfers and overlap, not {0}; leave it out of --only")]
-    Unsupported(String),
+/// The kinds of figure, by the end of their name, and the `--only` parts that write each.
+const KINDS: [(&str, &[&str]); 12] = [
+    ("_size", &["sizes"]),
+    ("_depth", &["depths"]),
+    // The set-up bars come from the depth sweep's table.
+    ("_setup", &["depths"]),
+    // The autotuner's table is written by either sweep.
+    ("_autotune", &["sizes", "depths"]),
+    ("_phases", &["phases"]),
+    ("_matmul_ladder", &["ladder"]),
+    ("_dispatch_floor", &["floor"]),
+    ("_roofline", &["roofline"]),
+    ("_cpu_matmul", &["cpu"]),
+    ("_cpu_kernel", &["cpu_kernel"]),
+    ("_transfers", &["transfers"]),
+    ("_overlap", &["overlap"]),
+];
+
+/// Redraws this program's figures in `--out` (else `$FIGURES_DIR`, else `figures/`); with
+/// `--only`, those of the parts it names.
+pub fn run(args: &Args) -> Result<(), Box<dyn Error>> {
+    let figures = args.figures();
+    figures.check_parts(PARTS)?;
+    figures.redraw("computational_graphs_figures", &[SOURCE], |found| {
+        draw(figures, found)
+    })?;
+    Ok(())
 }
 
-/// A table's rows, or a clear error naming the file (and, for a row that does not parse, the
-/// line: the csv crate reports it).
-fn rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, RedrawError> {
-    if !path.is_file() {
-        let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
-        return Err(RedrawError::Read {
-            path: path.to_owned(),
-            source,
-        });
+fn draw(args: &FigureArgs, found: &Found) -> Result<Drawn, Box<dyn Error>> {
+    let Some((kind, parts)) = KINDS.iter().find(|(kind, _)| found.name.ends_with(kind)) else {
+        return Err("its name ends in no kind of figure this program writes".into());
+    };
+    if !parts.iter().any(|p| args.wants(p)) {
+        return Ok(Drawn::Kept(format!(
+            "part `{}` is not in --only",
+            parts.join("` or `")
+        )));
     }
-    Ok(read_rows(path)?)
-}
-
-/// A row that parses but names something this program does not know.
-fn unknown(path: &Path, index: usize, why: String) -> RedrawError {
-    // Line 1 is the header; the writers leave no blank lines.
-    RedrawError::Row {
-        path: path.to_owned(),
-        line: index + 2,
-        why,
+    match *kind {
+        "_size" => sweep(found, "size"),
+        "_depth" => sweep(found, "depth"),
+        "_setup" => setup(found),
+        "_matmul_ladder" => ladder_bench::redraw(found),
+        "_roofline" => roofline::redraw(found),
+        "_cpu_matmul" => cpu_bench::redraw(found),
+        "_cpu_kernel" => cpu_kernel_bench::redraw(found),
+        "_transfers" => transfer_bench::redraw(found),
+        "_overlap" => overlap_bench::redraw(found),
+        // The autotuner's shapes, the dispatch floor and the phases of a submission.
+        _ => Ok(Drawn::Kept("a table in the book, no chart".into())),
     }
 }
 
-/// Reads a sweep CSV back into the rows the measuring code wrote it from.
-pub fn read_sweep(path: &Path) -> Result<Vec<Row>, RedrawError> {
-    rows::<SweepRecord>(path)?
+/// A sweep's rows from one of its tables, each naming a variant this program knows.
+fn sweep_rows(found: &Found, file: &str) -> Result<Vec<Row>, Box<dyn Error>> {
+    let records: Vec<SweepRecord> = bench_harness::read_rows(&found.path(file))?;
+    records
         .into_iter()
         .enumerate()
-        .map(|(i, record)| Row::from_record(record).map_err(|why| unknown(path, i, why)))
+        // Line 1 is the header; the writers leave no blank lines.
+        .map(|(i, r)| Row::from_record(r).map_err(|why| format!("{file}:{}: {why}", i + 2).into()))
         .collect()
 }
 
-/// The note a redraw adds to the sidecar's "notes".
-pub fn note(commit: &str) -> String {
-    format!("SVG redrawn from this CSV by computational_graphs_figures --redraw at commit {commit}")
-}
-
-/// The chart's subtitle as the measuring run wrote it, from the sidecar's machine and adapter.
-fn subtitle(path: &Path, sidecar: &SidecarRecord) -> Result<String, RedrawError> {
-    let machine = sidecar
-        .machine_label
-        .clone()
-        .unwrap_or_else(|| sidecar.cpu.clone());
-    let text = |key: &str| sidecar.adapter[key].as_str().map(str::to_owned);
-    match (text("name"), text("backend")) {
-        (Some(name), Some(backend)) => Ok(crate::charts::subtitle_of(&machine, &name, &backend)),
-        _ => Err(RedrawError::Sidecar {
-            path: path.to_owned(),
-            why: "no adapter name/backend".into(),
-        }),
-    }
-}
-
-/// The measurement's sidecar `{name}.json` in `dir` and the chart subtitle it implies.
-fn sidecar(dir: &Path, name: &str) -> Result<(PathBuf, SidecarRecord, String), RedrawError> {
-    let path = dir.join(format!("{name}.json"));
-    let record = read_sidecar(&path).map_err(|e| RedrawError::Sidecar {
-        path: path.clone(),
-        why: e.to_string(),
-    })?;
-    let sub = subtitle(&path, &record)?;
-    Ok((path, record, sub))
-}
-
-/// Writes the chart as `{name}.svg`, then adds the redraw note to the sidecar (once: a second
-/// redraw at the same commit leaves it as it is). The sidecar keeps describing the measurement.
-fn finish(
-    dir: &Path,
-    name: &str,
-    chart: &str,
-    (json_path, mut record): (PathBuf, SidecarRecord),
-    commit: &str,
-) -> Result<PathBuf, RedrawError> {
-    let svg = dir.join(format!("{name}.svg"));
-    std::fs::write(&svg, chart).map_err(|source| RedrawError::Write {
-        path: svg.clone(),
-        source,
-    })?;
-    let note = note(commit);
-    if !record.notes.contains(&note) {
-        record.notes.push(note);
-        let mut json = serde_json::to_string_pretty(&record).expect("a sidecar always serialises");
-        json.push('\n');
-        std::fs::write(&json_path, json).map_err(|source| RedrawError::Write {
-            path: json_path.clone(),
-            source,
-        })?;
-    }
-    Ok(svg)
-}
-
-/// The transfers chart from `{prefix}_transfers.csv`.
-fn transfers_chart(csv: &Path, sub: String) -> Result<LineChart, RedrawError> {
-    let mut series = transfer_bench::empty_series();
-    for (i, p) in rows::<TransferPoint>(csv)?.into_iter().enumerate() {
-        let s = series
-            .iter_mut()
-            .find(|s| s.name == p.path)
-            .ok_or_else(|| unknown(csv, i, format!("no transfer path is called {:?}", p.path)))?;
-        s.point_with_spread(p.bytes, p.median_gb_s, p.p10_gb_s, p.p90_gb_s);
-    }
-    Ok(transfer_bench::chart(sub, series))
-}
-
-/// The overlap chart from `{prefix}_overlap.csv`; the perfect-overlap line is, as when measured,
-/// the longest of the three serial phases' medians at each chunk count.
-fn overlap_chart(csv: &Path, sub: String) -> Result<LineChart, RedrawError> {
-    use overlap_bench::PHASES;
-    let mut lines = overlap_bench::empty_lines();
-    let mut bounds: Vec<(f64, f64)> = Vec::new();
-    let mut rows_per_batch = 0;
-    for (i, p) in rows::<OverlapPoint>(csv)?.into_iter().enumerate() {
-        rows_per_batch = p.rows;
-        if let Some(l) = lines.iter_mut().find(|l| l.name == p.schedule) {
-            l.point_with_spread(p.chunks, p.median_ms, p.p10_ms, p.p90_ms);
-        } else if PHASES.contains(&p.schedule.as_str()) {
-            match bounds.iter_mut().find(|(x, _)| *x == p.chunks) {
-                Some((_, b)) => *b = b.max(p.median_ms),
-                None => bounds.push((p.chunks, p.median_ms)),
-            }
-        } else {
-            return Err(unknown(
-                csv,
-                i,
-                format!("no schedule is called {:?}", p.schedule),
-            ));
+/// The PyTorch table the measuring command read (`--pytorch-csv FILE`), from the same folder.
+fn pytorch_rows(found: &Found) -> Result<Vec<PytorchRow>, Box<dyn Error>> {
+    let mut words = found.sidecar.command.split_whitespace();
+    let mut file = None;
+    while let Some(word) = words.next() {
+        if word == "--pytorch-csv" {
+            file = words.next();
+        } else if let Some(path) = word.strip_prefix("--pytorch-csv=") {
+            file = Some(path);
         }
     }
-    for (chunks, bound) in bounds {
-        lines[3].point(chunks, bound);
-    }
-    Ok(overlap_bench::chart(rows_per_batch, sub, lines))
-}
-
-/// Redraws the SVGs of `parts` (sizes, depths, transfers, overlap) from the CSVs in `dir`;
-/// returns the SVGs written.
-pub fn redraw(
-    dir: &Path,
-    prefix: &str,
-    parts: &[&str],
-    pytorch_csv: Option<&Path>,
-    commit: &str,
-) -> Result<Vec<PathBuf>, RedrawError> {
-    if let Some(p) = parts.iter().find(|p| !REDRAWABLE.contains(p)) {
-        return Err(RedrawError::Unsupported((*p).to_owned()));
-    }
-    let pytorch = match pytorch_csv {
-        Some(p) => read_pytorch(p)?,
-        None => Vec::new(),
+    let Some(file) = file else {
+        return Ok(Vec::new());
     };
-    let mut written = Vec::new();
-    for (part, sweep) in [("sizes", "size"), ("depths", "depth")] {
-        if !parts.contains(&part) {
-            continue;
-        }
-        let name = format!("{prefix}_{sweep}");
-        let rows = read_sweep(&dir.join(format!("{name}.csv")))?;
-        let (json_path, record, sub) = sidecar(dir, &name)?;
-        // The depth sweep's tensor size is in its rows: the run may have been --quick.
-        let sweep_size = rows.first().map_or(0, |r| r.size);
-        let (title, x_label) = sweep_title(sweep, sweep_size);
-        let chart = line_chart(&rows, &pytorch, sweep, &title, &sub, x_label);
-        written.push(finish(
-            dir,
-            &name,
-            &chart.to_svg(),
-            (json_path, record),
-            commit,
-        )?);
+    let name = std::path::Path::new(file)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let path = found.path(&name);
+    if !path.is_file() {
+        return Err(format!(
+            "its measuring command read PyTorch's table {file}; put {name} beside it"
+        )
+        .into());
     }
-    let setup_sidecar = dir.join(format!("{prefix}_setup.json"));
-    if parts.contains(&"depths") && setup_sidecar.exists() {
-        // The set-up bars come from the depth sweep's setup_ms column; the sidecar is their own.
-        let rows = read_sweep(&dir.join(format!("{prefix}_depth.csv")))?;
-        let name = format!("{prefix}_setup");
-        let (json_path, record, sub) = sidecar(dir, &name)?;
-        let size = rows
-            .iter()
-            .find(|r| r.sweep == "depth")
-            .map_or(0, |r| r.size);
-        if let Some(chart) = setup_chart(&rows, size, &sub) {
-            written.push(finish(
-                dir,
-                &name,
-                &chart.to_svg(),
-                (json_path, record),
-                commit,
-            )?);
-        }
+    Ok(read_pytorch(&path)?)
+}
+
+/// `{prefix}_size` or `{prefix}_depth`: the sweep's lines, PyTorch's among them.
+fn sweep(found: &Found, sweep: &str) -> Result<Drawn, Box<dyn Error>> {
+    let rows = sweep_rows(found, &format!("{}.csv", found.name))?;
+    // The depth sweep's tensor size is in its rows: the run may have been --quick.
+    let sweep_size = rows.first().map_or(0, |r| r.size);
+    let (title, x_label) = sweep_title(sweep, sweep_size);
+    let sub = gpu_subtitle(found)?;
+    let chart = line_chart(&rows, &pytorch_rows(found)?, sweep, &title, &sub, x_label);
+    Ok(Drawn::chart(found, chart.to_svg()))
+}
+
+/// `{prefix}_setup`: bars from the depth sweep's table, which its sidecar lists.
+fn setup(found: &Found) -> Result<Drawn, Box<dyn Error>> {
+    let Some(table) = found
+        .sidecar
+        .files
+        .iter()
+        .find(|f| f.ends_with("_depth.csv"))
+    else {
+        return Err("its sidecar lists no depth sweep table, which holds its set-up times".into());
+    };
+    let rows = sweep_rows(found, table)?;
+    let size = rows
+        .iter()
+        .find(|r| r.sweep == "depth")
+        .map_or(0, |r| r.size);
+    match setup_chart(&rows, size, &gpu_subtitle(found)?) {
+        Some(chart) => Ok(Drawn::chart(found, chart.to_svg())),
+        None => Err(format!("{table} has no row at the reference depth").into()),
     }
-    for part in ["transfers", "overlap"] {
-        if !parts.contains(&part) {
-            continue;
-        }
-        let name = format!("{prefix}_{part}");
-        let csv = dir.join(format!("{name}.csv"));
-        // The CSV first, so that a missing CSV is the error reported.
-        if !csv.is_file() {
-            rows::<TransferPoint>(&csv)?;
-        }
-        let (json_path, record, sub) = sidecar(dir, &name)?;
-        let chart = if part == "transfers" {
-            transfers_chart(&csv, sub)?
-        } else {
-            overlap_chart(&csv, sub)?
-        };
-        written.push(finish(
-            dir,
-            &name,
-            &chart.to_svg(),
-            (json_path, record),
-            commit,
-        )?);
-    }
-    Ok(written)
 }
 
 #[cfg(test)]
 mod tests {
+    use std::path::{Path, PathBuf};
+
+    use bench_harness::{RedrawReport, Sidecar, copy_figures};
+
     use super::*;
 
-    /// A measurement's sidecar as the figure program writes it.
-    fn measured_sidecar() -> SidecarRecord {
-        let mut record = bench_harness::Sidecar::new("t_size", "a test sweep").record();
-        record.machine_label = Some("test host".into());
+    fn folder(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("graphs_redraw_{name}_{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn redraw_in(dir: &Path, only: &[&str]) -> Result<RedrawReport, bench_harness::RedrawError> {
+        let args = FigureArgs {
+            out: Some(dir.to_owned()),
+            allow_dirty: true,
+            redraw: true,
+            only: only.iter().map(|p| (*p).to_owned()).collect(),
+            ..FigureArgs::default()
+        };
+        args.redraw("computational_graphs_figures", &[SOURCE], |found| {
+            draw(&args, found)
+        })
+    }
+
+    /// The committed figures of this program (every prefix), with the PyTorch tables they read.
+    fn committed_copy(name: &str) -> PathBuf {
+        let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures");
+        let dir = folder(name);
+        let names = copy_figures(&committed, &dir, &[SOURCE]).unwrap();
+        // 28 graphs_* in four prefixes and one quant_h100 ladder.
+        assert_eq!(names.len(), 29, "{names:?}");
+        // The PyTorch script's tables, which the H100 and H200 sweeps draw beside their lines.
+        for entry in std::fs::read_dir(&committed).unwrap().flatten() {
+            let file = entry.file_name().to_string_lossy().into_owned();
+            if file.starts_with("graphs_") && file.ends_with("_pytorch.csv") {
+                std::fs::copy(entry.path(), dir.join(&file)).unwrap();
+            }
+        }
+        dir
+    }
+
+    fn svgs(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+        let mut files: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "svg"))
+            .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+            .collect();
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn every_committed_chart_is_redrawn_byte_identical() {
+        let dir = committed_copy("all");
+        let before = svgs(&dir);
+        let report = redraw_in(&dir, &[]).unwrap();
+        assert!(report.written.is_empty(), "changed: {:?}", report.written);
+        assert_eq!(report.unchanged.len(), 24, "{:?}", report.unchanged);
+        let kept: Vec<&str> = report.kept.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(
+            kept,
+            [
+                "graphs_h100_cpu_matmul",
+                "graphs_h100_dispatch_floor",
+                "graphs_h200_autotune_autotune",
+                "graphs_h200_rowchains_autotune",
+                "graphs_h200_rowchains_dispatch_floor",
+            ]
+        );
+        assert_eq!(svgs(&dir), before);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn only_draws_the_parts_it_names() {
+        let dir = committed_copy("only");
+        let report = redraw_in(&dir, &["transfers", "overlap"]).unwrap();
+        let drawn: Vec<String> = report
+            .unchanged
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            drawn,
+            [
+                "graphs_h100_overlap.svg",
+                "graphs_h100_transfers.svg",
+                "graphs_overlap.svg",
+                "graphs_transfers.svg",
+            ]
+        );
+        assert_eq!(report.kept.len(), 29 - 4);
+        assert!(report.kept.iter().all(|(_, why)| why.contains("--only")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A sweep figure as the measuring run writes it: table and sidecar.
+    fn write_sweep(dir: &Path, table: &str, command: &str) {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("t_size.csv"), table).unwrap();
+        let mut record = Sidecar::new("t_size", "a test sweep").record();
         record.adapter = serde_json::json!({"backend": "Vulkan", "name": "llvmpipe"});
-        record.notes = vec!["full sweep".into()];
-        // Fixed, so two calls give the same record (the clock, the load and HEAD move on).
-        record.date = "2026-01-01T00:00:00Z".into();
-        record.load_average = Some([0.25, 0.5, 0.75]);
-        record.commit = "0123456789abcdef0123456789abcdef01234567".into();
-        record.dirty = false;
-        record
+        record.command = command.into();
+        let json = serde_json::to_string_pretty(&record).unwrap();
+        std::fs::write(dir.join("t_size.json"), json).unwrap();
     }
 
-    fn sidecar_text(record: &SidecarRecord) -> String {
-        serde_json::to_string_pretty(record).unwrap() + "\n"
-    }
+    const SWEEP: &str = "sweep,size,depth,variant,setup_ms,median_ms,p10_ms,p90_ms,gpu_timestamps_ms\n\
+                         size,64,64,CPU,0.5,2.0,1.9,2.1,\n\
+                         size,128,64,CPU,0.5,4.0,3.9,4.1,\n";
 
-    fn write_inputs(dir: &Path) {
-        let sweep = "sweep,size,depth,variant,setup_ms,median_ms,p10_ms,p90_ms,gpu_timestamps_ms\n\
-                     size,64,64,CPU,0.5,2.0,1.9,2.1,\n\
-                     size,128,64,CPU,0.5,4.0,3.9,4.1,\n\
-                     size,64,64,GPU immediate,1.0,1.0,0.9,1.1,0.8\n\
-                     size,128,64,GPU immediate,1.0,1.5,1.4,1.6,1.2\n";
-        std::fs::write(dir.join("t_size.csv"), sweep).unwrap();
-        std::fs::write(dir.join("t_size.json"), sidecar_text(&measured_sidecar())).unwrap();
-        // Interleaved as the PyTorch script writes it.
+    #[test]
+    fn a_sweep_draws_the_pytorch_table_its_command_read() {
+        let dir = folder("pytorch");
+        write_sweep(
+            &dir,
+            SWEEP,
+            "computational_graphs_figures --pytorch-csv figures/t_pt.csv",
+        );
+        let err = redraw_in(&dir, &[]).unwrap_err().to_string();
+        assert!(err.contains("put t_pt.csv beside it"), "{err}");
+        // Interleaved as the PyTorch script writes it: one line per variant all the same.
         let pytorch = "sweep,size,depth,variant,median_ms,p10_ms,p90_ms,compile_s\n\
                        size,64,64,PyTorch eager,0.7,0.6,0.8,0.00\n\
                        size,64,64,PyTorch compiled,0.3,0.2,0.4,9.0\n\
                        size,128,64,PyTorch eager,0.9,0.8,1.0,0.00\n\
                        size,128,64,PyTorch compiled,0.4,0.3,0.5,9.0\n";
-        std::fs::write(dir.join("t_pytorch.csv"), pytorch).unwrap();
-    }
-
-    #[test]
-    fn a_redraw_of_the_depths_also_draws_the_set_up_bars_from_the_depth_csv() {
-        let dir = tempfile::tempdir().unwrap();
-        let depth = "sweep,size,depth,variant,setup_ms,median_ms,p10_ms,p90_ms,gpu_timestamps_ms\n\
-                     depth,32,64,CPU,0.1,2.0,1.9,2.1,\n\
-                     depth,32,64,GPU immediate,29.6,1.0,0.9,1.1,0.8\n\
-                     depth,32,8,GPU immediate,3.0,1.0,0.9,1.1,0.8\n";
-        std::fs::write(dir.path().join("t_depth.csv"), depth).unwrap();
-        let text = sidecar_text(&measured_sidecar());
-        std::fs::write(dir.path().join("t_setup.json"), &text).unwrap();
-        std::fs::write(dir.path().join("t_depth.json"), &text).unwrap();
-        let svgs = redraw(dir.path(), "t", &["depths"], None, "feed1234").unwrap();
-        assert_eq!(
-            svgs,
-            [
-                dir.path().join("t_depth.svg"),
-                dir.path().join("t_setup.svg")
-            ]
-        );
-        let svg = std::fs::read_to_string(&svgs[1]).unwrap();
-        assert!(
-            svg.contains(">CPU<") && svg.contains(">GPU immediate<"),
-            "{svg}"
-        );
-        // Only depth 64's rows are bars: one value label each.
-        assert!(svg.contains(">29.6<") && !svg.contains(">3.00<"), "{svg}");
-        let json = std::fs::read_to_string(dir.path().join("t_setup.json")).unwrap();
-        assert!(json.contains("feed1234"), "{json}");
-    }
-
-    #[test]
-    fn a_redraw_draws_one_legend_entry_per_variant_and_only_adds_a_note() {
-        let dir = tempfile::tempdir().unwrap();
-        write_inputs(dir.path());
-        let csv_before = std::fs::read_to_string(dir.path().join("t_size.csv")).unwrap();
-        let pytorch = dir.path().join("t_pytorch.csv");
-        let svgs = redraw(dir.path(), "t", &["sizes"], Some(&pytorch), "feed1234").unwrap();
-        assert_eq!(svgs, [dir.path().join("t_size.svg")]);
-        let svg = std::fs::read_to_string(&svgs[0]).unwrap();
-        for label in ["PyTorch eager", "PyTorch compiled", "GPU immediate"] {
-            assert_eq!(
-                svg.matches(&format!(">{label}<")).count(),
-                1,
-                "{label} in {svg}"
-            );
+        std::fs::write(dir.join("t_pt.csv"), pytorch).unwrap();
+        let report = redraw_in(&dir, &[]).unwrap();
+        assert_eq!(report.written, [dir.join("t_size.svg")]);
+        let svg = std::fs::read_to_string(dir.join("t_size.svg")).unwrap();
+        for label in ["CPU", "PyTorch eager", "PyTorch compiled"] {
+            assert_eq!(svg.matches(&format!(">{label}<")).count(), 1, "{label}");
         }
-        assert!(svg.contains(">CPU<"));
-        let csv_after = std::fs::read_to_string(dir.path().join("t_size.csv")).unwrap();
-        assert_eq!(csv_before, csv_after);
-        let json = std::fs::read_to_string(dir.path().join("t_size.json")).unwrap();
-        let mut noted = measured_sidecar();
-        let before = std::mem::take(&mut noted.notes);
-        noted.notes = [before, vec![note("feed1234")]].concat();
-        // Only the note is new: every other field reads back as the measurement wrote it.
-        let expected = sidecar_text(&noted);
-        assert_eq!(json, expected);
-        // A second redraw at the same commit leaves the sidecar as it is.
-        redraw(dir.path(), "t", &["sizes"], Some(&pytorch), "feed1234").unwrap();
-        let again = std::fs::read_to_string(dir.path().join("t_size.json")).unwrap();
-        assert_eq!(again, expected);
+        assert!(svg.contains("GPU: llvmpipe (Vulkan)"), "{svg}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
-    fn a_missing_csv_or_a_bad_row_is_refused_with_file_and_line() {
-        let dir = tempfile::tempdir().unwrap();
-        let missing = redraw(dir.path(), "t", &["sizes"], None, "c").unwrap_err();
+    fn a_row_naming_no_variant_is_refused_with_its_line() {
+        let dir = folder("unknown");
+        let table = format!("{SWEEP}size,256,64,GPU magic,0.5,1.0,0.9,1.1,\n");
+        write_sweep(&dir, &table, "computational_graphs_figures");
+        let err = redraw_in(&dir, &[]).unwrap_err().to_string();
         assert!(
-            matches!(missing, RedrawError::Read { ref path, .. } if path.ends_with("t_size.csv"))
+            err.contains("t_size.csv:4") && err.contains("GPU magic"),
+            "{err}"
         );
-        write_inputs(dir.path());
-        let csv = dir.path().join("t_size.csv");
-        let mut text = std::fs::read_to_string(&csv).unwrap();
-        text.push_str("size,256,64,CPU,0.5,fast,3.9,4.1,\n");
-        std::fs::write(&csv, text).unwrap();
-        let err = redraw(dir.path(), "t", &["sizes"], None, "c").unwrap_err();
-        assert!(matches!(err, RedrawError::Table(_)), "{err}");
-        let message = err.to_string();
-        assert!(
-            message.contains("t_size.csv") && message.contains("line: 6"),
-            "{message}"
-        );
-        // A row that parses but names no variant is refused with its line too.
-        write_inputs(dir.path());
-        let mut text = std::fs::read_to_string(&csv).unwrap();
-        text.push_str("size,256,64,GPU magic,0.5,1.0,0.9,1.1,\n");
-        std::fs::write(&csv, text).unwrap();
-        let err = redraw(dir.path(), "t", &["sizes"], None, "c").unwrap_err();
-        assert!(matches!(err, RedrawError::Row { line: 6, .. }), "{err}");
-        assert!(err.to_string().contains("t_size.csv:6"), "{err}");
-        assert!(!dir.path().join("t_size.svg").exists());
+        assert!(!dir.join("t_size.svg").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

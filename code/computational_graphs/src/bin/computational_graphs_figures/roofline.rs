@@ -18,7 +18,7 @@
 
 use std::path::Path;
 
-use bench_harness::{Figure, LineChart, Series, figures_dir, read_rows};
+use bench_harness::{Drawn, Figure, Found, LineChart, Series, figures_dir, read_rows};
 use computational_graphs::graph::{fuse, validate};
 use computational_graphs::random_graph::random_graph;
 use gpu_context::AdapterReport;
@@ -54,6 +54,20 @@ struct Roofs {
     notes: Vec<String>,
 }
 
+/// The data sheet a GPU run's roofs come from, by the figure's prefix (or name).
+fn gpu_peaks(prefix: &str) -> (&'static str, f64, f64, &'static str) {
+    if prefix.contains("h200") {
+        PEAKS[1]
+    } else {
+        PEAKS[0]
+    }
+}
+
+/// The roofs' name on a CPU adapter (lavapipe): the machine's own, measured.
+fn cpu_roofs_name(machine: &str, adapter: &str) -> String {
+    format!("{machine} CPU via {adapter}")
+}
+
 fn roofs(adapter: &AdapterReport, args: &Args) -> Roofs {
     if adapter.is_software() {
         let cpu = crate::cpu_roofs::measure();
@@ -62,17 +76,13 @@ fn roofs(adapter: &AdapterReport, args: &Args) -> Roofs {
             .clone()
             .unwrap_or_else(|| bench_harness::MachineInfo::detect().cpu_model);
         return Roofs {
-            name: format!("{machine} CPU via {}", adapter.name),
+            name: cpu_roofs_name(&machine, &adapter.name),
             peak: cpu.peak_flops,
             bandwidth: cpu.bandwidth,
             notes: cpu.notes,
         };
     }
-    let (name, peak, bandwidth, source) = if args.prefix.contains("h200") {
-        PEAKS[1]
-    } else {
-        PEAKS[0]
-    };
+    let (name, peak, bandwidth, source) = gpu_peaks(&args.prefix);
     Roofs {
         name: name.into(),
         peak,
@@ -171,9 +181,10 @@ fn variant_points(
     Ok((points, Some((size, plain, fused))))
 }
 
-/// One placed point of `{prefix}_roofline.csv`, with the roofs it is read against.
-#[derive(serde::Serialize)]
-struct RooflineRow {
+/// One placed point of `{prefix}_roofline.csv`, with the roofs it is read against; the chart is
+/// drawn from these rows.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct RooflineRow {
     point: String,
     intensity_flop_per_byte: f64,
     achieved_gflops: f64,
@@ -191,17 +202,7 @@ pub fn run(adapter: &AdapterReport, args: &Args) -> Result<(), Box<dyn std::erro
     points.extend(variants);
     let r = roofs(adapter, args);
     let mut csv: Vec<RooflineRow> = Vec::new();
-    let mut series = Vec::new();
-    // Straight in log–log on either side of the ridge: three points draw it.
-    let mut roof_line = Series::new("roof");
-    for x in [0.01, r.peak / r.bandwidth, 1000.0] {
-        roof_line.point(x, roof(x, r.peak, r.bandwidth) / 1e9);
-    }
-    series.push(roof_line);
     for (what, x, g) in &points {
-        let mut s = Series::new(what);
-        s.point(*x, *g);
-        series.push(s);
         csv.push(RooflineRow {
             point: what.clone(),
             intensity_flop_per_byte: round_to(*x, 3),
@@ -212,21 +213,8 @@ pub fn run(adapter: &AdapterReport, args: &Args) -> Result<(), Box<dyn std::erro
         });
     }
     let out = format!("{}_roofline", args.prefix);
-    let roofs_line = format!(
-        "peak {:.0} GFLOP/s, memory {:.0} GB/s",
-        r.peak / 1e9,
-        r.bandwidth / 1e9
-    );
-    let chart = LineChart {
-        title: "Roofline: the matmul ladder and the graph variants".into(),
-        subtitle: format!("{}: {roofs_line}", r.name),
-        x_label: "operational intensity (FLOP per byte of memory, modelled)".into(),
-        y_label: "GFLOP/s".into(),
-        log_x: true,
-        log_y: true,
-        series,
-        markers: vec![(r.peak / r.bandwidth, "ridge".into())],
-    };
+    let roofs_line = roofs_line(r.peak / 1e9, r.bandwidth / 1e9);
+    let chart = chart(&csv, &r.name);
     let mut sidecar = args.sidecar(
         &out,
         "matmul ladder kernels and graph variants on the machine's roofline; intensity modelled \
@@ -268,4 +256,54 @@ pub fn run(adapter: &AdapterReport, args: &Args) -> Result<(), Box<dyn std::erro
         .chart(chart.to_svg())
         .write()?;
     Ok(())
+}
+
+/// The roofs in words, as the subtitle and the sidecar give them.
+fn roofs_line(peak_gflops: f64, bandwidth_gb_s: f64) -> String {
+    format!("peak {peak_gflops:.0} GFLOP/s, memory {bandwidth_gb_s:.0} GB/s")
+}
+
+/// The roofline of the machine the rows name (`roofs`: whose roofs they are), with one point per
+/// row.
+pub fn chart(rows: &[RooflineRow], roofs: &str) -> LineChart {
+    let (peak, bandwidth) = rows.first().map_or((0.0, 0.0), |r| {
+        (r.peak_gflops * 1e9, r.bandwidth_gb_per_s * 1e9)
+    });
+    // Straight in log–log on either side of the ridge: three points draw it.
+    let mut roof_line = Series::new("roof");
+    for x in [0.01, peak / bandwidth, 1000.0] {
+        roof_line.point(x, roof(x, peak, bandwidth) / 1e9);
+    }
+    let mut series = vec![roof_line];
+    for r in rows {
+        let mut s = Series::new(&r.point);
+        s.point(r.intensity_flop_per_byte, r.achieved_gflops);
+        series.push(s);
+    }
+    LineChart {
+        title: "Roofline: the matmul ladder and the graph variants".into(),
+        subtitle: format!("{roofs}: {}", roofs_line(peak / 1e9, bandwidth / 1e9)),
+        x_label: "operational intensity (FLOP per byte of memory, modelled)".into(),
+        y_label: "GFLOP/s".into(),
+        log_x: true,
+        log_y: true,
+        series,
+        markers: vec![(peak / bandwidth, "ridge".into())],
+    }
+}
+
+/// `--redraw` of `{prefix}_roofline`: the chart again from its rows; whose roofs they are comes
+/// from the sidecar (a CPU adapter's run measured the machine's own, a GPU's are its data sheet's).
+pub fn redraw(found: &Found) -> Result<Drawn, Box<dyn std::error::Error>> {
+    let rows: Vec<RooflineRow> = found.rows()?;
+    if rows.is_empty() {
+        return Err("the table has no rows, so no roofs to draw".into());
+    }
+    let adapter = found.adapter_name().unwrap_or("an unnamed adapter");
+    let roofs = if found.sidecar.adapter["device_type"] == "Cpu" {
+        cpu_roofs_name(found.machine(), adapter)
+    } else {
+        gpu_peaks(&found.name).0.to_owned()
+    };
+    Ok(Drawn::chart(found, chart(&rows, &roofs).to_svg()))
 }

@@ -108,27 +108,6 @@ pub struct LadderPoint {
     pub gflops: f64,
 }
 
-/// The columns of the transfers table that its chart draws.
-#[derive(Debug, Deserialize)]
-pub struct TransferPoint {
-    pub path: String,
-    pub bytes: f64,
-    pub median_gb_s: f64,
-    pub p10_gb_s: f64,
-    pub p90_gb_s: f64,
-}
-
-/// The columns of the overlap table that its chart draws.
-#[derive(Debug, Deserialize)]
-pub struct OverlapPoint {
-    pub chunks: f64,
-    pub schedule: String,
-    pub median_ms: f64,
-    pub p10_ms: f64,
-    pub p90_ms: f64,
-    pub rows: usize,
-}
-
 /// Reads the PyTorch script's CSV.
 pub fn read_pytorch(path: &Path) -> Result<Vec<PytorchRow>, FigureError> {
     bench_harness::read_rows(path)

@@ -8,13 +8,13 @@
 
 use std::time::Instant;
 
-use bench_harness::{Figure, LineChart, Progress, Series, Stats};
+use bench_harness::{Drawn, Figure, Found, LineChart, Progress, Series, Stats};
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::transfers::{TransferBuffers, TransferError};
 use gpu_context::{GpuContext, TimingSource};
 
 use crate::args::Args;
-use crate::charts::subtitle;
+use crate::charts::{gpu_subtitle, subtitle};
 use crate::digits::round_to;
 
 pub const PATHS: [&str; 5] = [
@@ -83,11 +83,11 @@ fn time_device_copies(
     Ok((stats(&up), stats(&down), timing))
 }
 
-/// One path at one size of `{prefix}_transfers.csv`; `--redraw` reads it back as
-/// [`crate::tables::TransferPoint`].
-#[derive(serde::Serialize)]
-struct TransferRow {
-    path: &'static str,
+/// One path at one size of `{prefix}_transfers.csv`; the chart is drawn from these rows, by the
+/// measuring run and by `--redraw` alike.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct TransferRow {
+    path: String,
     bytes: usize,
     median_us: f64,
     p10_us: f64,
@@ -96,18 +96,12 @@ struct TransferRow {
     p10_gb_s: f64,
     p90_gb_s: f64,
     samples: usize,
-    timing: &'static str,
-}
-
-/// One empty line per transfer path, in the chart's order.
-pub fn empty_series() -> Vec<Series> {
-    PATHS.iter().map(|p| Series::new(p)).collect()
+    timing: String,
 }
 
 pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let sizes = sizes(args.quick);
     let mut csv: Vec<TransferRow> = Vec::new();
-    let mut series = empty_series();
     let progress = Progress::new(sizes.len() as u64, "transfers");
     let mut rng = SplitMix64::new(0x7a5f);
     for &bytes in &sizes {
@@ -133,21 +127,20 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
             return Err(format!("{bytes} bytes came back different from what went up").into());
         }
         let timings = ["cpu-wall-clock"; 3].into_iter().chain([copy_timing; 2]);
-        for (((path, s), line), timing) in PATHS.iter().zip(&stats).zip(&mut series).zip(timings) {
+        for ((path, s), timing) in PATHS.iter().zip(&stats).zip(timings) {
             let gb_s = |seconds: f64| bytes as f64 / seconds / 1e9;
-            // The slowest samples give the lowest bandwidth: p10 of GB/s is p90 of time.
-            line.point_with_spread(bytes as f64, gb_s(s.median), gb_s(s.p90), gb_s(s.p10));
             csv.push(TransferRow {
-                path,
+                path: (*path).to_owned(),
                 bytes,
                 median_us: round_to(s.median * 1e6, 2),
                 p10_us: round_to(s.p10 * 1e6, 2),
                 p90_us: round_to(s.p90 * 1e6, 2),
                 median_gb_s: round_to(gb_s(s.median), 4),
+                // The slowest samples give the lowest bandwidth: p10 of GB/s is p90 of time.
                 p10_gb_s: round_to(gb_s(s.p90), 4),
                 p90_gb_s: round_to(gb_s(s.p10), 4),
                 samples: s.samples,
-                timing,
+                timing: timing.to_owned(),
             });
         }
     }
@@ -162,13 +155,25 @@ pub fn run(ctx: &GpuContext, args: &Args) -> Result<(), Box<dyn std::error::Erro
     );
     Figure::new(sidecar)
         .rows(&csv)?
-        .chart(chart(subtitle(ctx, args), series).to_svg())
+        .chart(chart(subtitle(ctx, args), &csv).to_svg())
         .write()?;
     Ok(())
 }
 
-/// The bandwidth chart: one line per path of `PATHS`, GB/s against bytes.
-pub fn chart(subtitle: String, series: Vec<Series>) -> LineChart {
+/// The bandwidth chart: one line per path, in the order of `PATHS` (a path the table names that
+/// `PATHS` does not is drawn after them), GB/s against bytes.
+pub fn chart(subtitle: String, rows: &[TransferRow]) -> LineChart {
+    let mut series: Vec<Series> = PATHS.iter().map(|p| Series::new(p)).collect();
+    for r in rows {
+        let line = match series.iter().position(|s| s.name == r.path) {
+            Some(i) => &mut series[i],
+            None => {
+                series.push(Series::new(&r.path));
+                series.last_mut().expect("just pushed")
+            }
+        };
+        line.point_with_spread(r.bytes as f64, r.median_gb_s, r.p10_gb_s, r.p90_gb_s);
+    }
     LineChart {
         title: "Host↔device transfers: bandwidth against size".into(),
         subtitle,
@@ -179,4 +184,13 @@ pub fn chart(subtitle: String, series: Vec<Series>) -> LineChart {
         series,
         markers: Vec::new(),
     }
+}
+
+/// `--redraw` of `{prefix}_transfers`: the chart again from its rows, subtitled from the sidecar.
+pub fn redraw(found: &Found) -> Result<Drawn, Box<dyn std::error::Error>> {
+    let rows: Vec<TransferRow> = found.rows()?;
+    Ok(Drawn::chart(
+        found,
+        chart(gpu_subtitle(found)?, &rows).to_svg(),
+    ))
 }
