@@ -161,6 +161,7 @@ def main():
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "load_average": list(os.getloadavg()),
         "notes": notes,
+        "files": [f"{name}.csv"],  # a table without a chart
     }
     with open(os.path.join(args.out, f"{name}.json"), "w") as f:
         json.dump(sidecar, f, indent=2)

@@ -15,10 +15,10 @@ mod kernels;
 use std::error::Error;
 use std::process::ExitCode;
 
-use bench_harness::{Figure, FigureArgs, Sidecar};
+use bench_harness::{BarChart, Drawn, Figure, FigureArgs, Found, Sidecar};
 use clap::Parser;
 use gpu_context::{GpuContext, Requirements, wgpu};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use driver::{Checks, DriverError, Vulkan};
 use kernels::ladder_kernels;
@@ -33,13 +33,13 @@ struct Cli {
     size: usize,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct Row {
     device: String,
     driver: String,
     kernel: String,
     /// Created like `create_shader_module_trusted(.., ShaderRuntimeChecks::unchecked())`.
-    wgpu_checks: &'static str,
+    wgpu_checks: String,
     /// naga's bounds-check policies and the other checks of this module.
     checks: String,
     spirv_words: usize,
@@ -53,7 +53,46 @@ fn main() -> ExitCode {
     bench_harness::exit_code(run(&Cli::parse()))
 }
 
+/// The sidecars' `program`: how `--redraw` finds this program's figures.
+const SOURCES: [&str; 1] = ["code/computational_graphs/examples/pipeline_statistics/main.rs"];
+
+/// The registers per invocation of each kernel, one bar per kernel, for the first device with
+/// a "Register Count" statistic (NVIDIA's name; a driver without it gets no chart).
+fn chart(rows: &[Row]) -> Option<String> {
+    let device = rows.iter().find(|r| r.statistic == "Register Count")?;
+    let bars = rows
+        .iter()
+        .filter(|r| r.device == device.device && r.statistic == "Register Count")
+        .filter_map(|r| Some((r.kernel.clone(), r.value.parse::<f64>().ok()?, None)))
+        .collect();
+    Some(
+        BarChart {
+            title: "Registers per invocation of each matmul ladder kernel".into(),
+            subtitle: format!(
+                "{} ({}), 4096³, as its Vulkan driver compiled them",
+                device.device, device.driver
+            ),
+            y_label: "registers per invocation".into(),
+            log_y: false,
+            bars,
+        }
+        .to_svg(),
+    )
+}
+
+fn draw(found: &Found) -> Result<Drawn, bench_harness::FigureError> {
+    let rows: Vec<Row> = found.rows()?;
+    Ok(match chart(&rows) {
+        Some(svg) => Drawn::chart(found, svg),
+        None => Drawn::Kept("no device reported a Register Count".into()),
+    })
+}
+
 fn run(cli: &Cli) -> Result<(), Box<dyn Error>> {
+    if cli.figure.redraw {
+        cli.figure.redraw("pipeline_statistics", &SOURCES, draw)?;
+        return Ok(());
+    }
     cli.figure.start(&[])?;
     if cli.size == 0 || !cli.size.is_multiple_of(4) {
         return Err(format!(
@@ -125,7 +164,7 @@ fn run(cli: &Cli) -> Result<(), Box<dyn Error>> {
                     device: device.name.clone(),
                     driver: device.driver.clone(),
                     kernel: k.name.clone(),
-                    wgpu_checks: if k.unchecked { "off" } else { "on" },
+                    wgpu_checks: if k.unchecked { "off" } else { "on" }.to_owned(),
                     checks: checks.describe(),
                     spirv_words: spirv.len(),
                     executable: s.executable,
@@ -155,6 +194,11 @@ fn run(cli: &Cli) -> Result<(), Box<dyn Error>> {
     )
     .with_notes(notes)
     .with_adapter(&adapters);
-    Figure::new(sidecar).rows(&rows)?.write()?;
+    let figure = match chart(&rows) {
+        Some(svg) => Figure::new(sidecar).rows(&rows)?.chart(svg),
+        // A table alone: the sidecar says so.
+        None => Figure::new(sidecar.with_files([format!("{name}.csv")])).rows(&rows)?,
+    };
+    figure.write()?;
     Ok(())
 }
