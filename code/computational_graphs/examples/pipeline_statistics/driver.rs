@@ -319,6 +319,7 @@ impl Driver<'_> {
             .stage(vk::ShaderStageFlags::COMPUTE)
             .module(objects.module)
             .name(c"main");
+        // ANCHOR: capture
         let flags = if capture {
             vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR
         } else {
@@ -349,6 +350,7 @@ impl Driver<'_> {
                 .executable_index(index as u32);
             let stats = unsafe { ext.get_pipeline_executable_statistics(&query) }
                 .map_err(vk_call("vkGetPipelineExecutableStatisticsKHR"))?;
+            // ANCHOR_END: capture
             for s in stats {
                 // SAFETY: `format` says which member of the union the driver wrote.
                 let value = unsafe {
