@@ -10,17 +10,18 @@
 //! extension is named in the sidecar; none with it is an error that says so.
 
 mod driver;
+mod figure;
 mod kernels;
 
 use std::error::Error;
 use std::process::ExitCode;
 
-use bench_harness::{BarChart, Drawn, Figure, FigureArgs, Found, Sidecar};
+use bench_harness::{Figure, FigureArgs, Sidecar};
 use clap::Parser;
 use gpu_context::{GpuContext, Requirements, wgpu};
-use serde::{Deserialize, Serialize};
 
 use driver::{Checks, DriverError, Vulkan};
+use figure::{Row, SOURCES, chart, draw};
 use kernels::ladder_kernels;
 
 #[derive(Parser)]
@@ -28,64 +29,13 @@ use kernels::ladder_kernels;
 struct Cli {
     #[command(flatten)]
     figure: FigureArgs,
-    /// The square size the kernels are specialised for (the ladder's figure uses 4096).
-    #[arg(long, default_value_t = 4096)]
-    size: usize,
 }
 
-#[derive(Serialize, Deserialize)]
-struct Row {
-    device: String,
-    driver: String,
-    kernel: String,
-    /// Created like `create_shader_module_trusted(.., ShaderRuntimeChecks::unchecked())`.
-    wgpu_checks: String,
-    /// naga's bounds-check policies and the other checks of this module.
-    checks: String,
-    spirv_words: usize,
-    executable: String,
-    statistic: String,
-    value: String,
-    description: String,
-}
+/// The square size every kernel is specialised for: the ladder figure's.
+const SIZE: usize = 4096;
 
 fn main() -> ExitCode {
     bench_harness::exit_code(run(&Cli::parse()))
-}
-
-/// The sidecars' `program`: how `--redraw` finds this program's figures.
-const SOURCES: [&str; 1] = ["code/computational_graphs/examples/pipeline_statistics/main.rs"];
-
-/// The registers per invocation of each kernel, one bar per kernel, for the first device with
-/// a "Register Count" statistic (NVIDIA's name; a driver without it gets no chart).
-fn chart(rows: &[Row]) -> Option<String> {
-    let device = rows.iter().find(|r| r.statistic == "Register Count")?;
-    let bars = rows
-        .iter()
-        .filter(|r| r.device == device.device && r.statistic == "Register Count")
-        .filter_map(|r| Some((r.kernel.clone(), r.value.parse::<f64>().ok()?, None)))
-        .collect();
-    Some(
-        BarChart {
-            title: "Registers per invocation of each matmul ladder kernel".into(),
-            subtitle: format!(
-                "{} ({}), 4096³, as its Vulkan driver compiled them",
-                device.device, device.driver
-            ),
-            y_label: "registers per invocation".into(),
-            log_y: false,
-            bars,
-        }
-        .to_svg(),
-    )
-}
-
-fn draw(found: &Found) -> Result<Drawn, bench_harness::FigureError> {
-    let rows: Vec<Row> = found.rows()?;
-    Ok(match chart(&rows) {
-        Some(svg) => Drawn::chart(found, svg),
-        None => Drawn::Kept("no device reported a Register Count".into()),
-    })
 }
 
 fn run(cli: &Cli) -> Result<(), Box<dyn Error>> {
@@ -94,20 +44,13 @@ fn run(cli: &Cli) -> Result<(), Box<dyn Error>> {
         return Ok(());
     }
     cli.figure.start(&[])?;
-    if cli.size == 0 || !cli.size.is_multiple_of(4) {
-        return Err(format!(
-            "--size {} : the ladder's vec4 kernels need a positive multiple of 4",
-            cli.size
-        )
-        .into());
-    }
     // The device the ladder would run on, with subgroups where offered (as the ladder figure
     // opens it): the last rungs are generated for its workgroup memory and subgroup size.
     let ctx = GpuContext::with_requirements(&Requirements {
         optional_features: wgpu::Features::SUBGROUP,
         ..Default::default()
     })?;
-    let (kernels, skipped) = ladder_kernels(&ctx, cli.size, cli.figure.quick)?;
+    let (kernels, skipped) = ladder_kernels(&ctx, SIZE, cli.figure.quick)?;
     let generated_for = ctx.adapter.get_info();
     let vulkan = Vulkan::load()?;
     let devices = vulkan.devices()?;
@@ -116,7 +59,7 @@ fn run(cli: &Cli) -> Result<(), Box<dyn Error>> {
         "every kernel specialised for {n}×{n} · {n}×{n} (override constants M = N = K = {n} \
          where the kernel has them); SPIR-V written by naga 30 with the options wgpu 30's Vulkan \
          backend uses on the same device",
-        n = cli.size
+        n = SIZE
     )];
     notes.push(format!(
         "the last rungs generated for wgpu's adapter {} ({:?}; workgroup memory {} bytes, \
