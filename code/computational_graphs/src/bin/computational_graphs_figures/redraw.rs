@@ -37,6 +37,9 @@ const KINDS: [(&str, &[&str]); 12] = [
     ("_overlap", &["overlap"]),
 ];
 
+/// Why a table-only figure has nothing to redraw.
+const TABLE_ONLY: &str = "a table in the book, no chart";
+
 /// Redraws this program's figures in `--out` (else `$FIGURES_DIR`, else `figures/`); with
 /// `--only`, those of the parts it names.
 pub fn run(args: &Args) -> Result<(), Box<dyn Error>> {
@@ -69,7 +72,7 @@ fn draw(args: &FigureArgs, found: &Found) -> Result<Drawn, Box<dyn Error>> {
         "_transfers" => transfer_bench::redraw(found),
         "_overlap" => overlap_bench::redraw(found),
         // The autotuner's shapes, the dispatch floor and the phases of a submission.
-        _ => Ok(Drawn::Kept("a table in the book, no chart".into())),
+        _ => Ok(Drawn::Kept(TABLE_ONLY.into())),
     }
 }
 
@@ -171,13 +174,14 @@ mod tests {
         })
     }
 
-    /// The committed figures of this program (every prefix), with the PyTorch tables they read.
-    fn committed_copy(name: &str) -> PathBuf {
+    /// The committed figures of this program (every prefix), with the PyTorch tables they read;
+    /// how many there are.
+    fn committed_copy(name: &str) -> (PathBuf, usize) {
         let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures");
         let dir = folder(name);
         let names = copy_figures(&committed, &dir, &[SOURCE]).unwrap();
-        // 28 graphs_* in four prefixes and one quant_h100 ladder.
-        assert_eq!(names.len(), 29, "{names:?}");
+        // At least the 28 graphs_* of four prefixes and one quant_h100 ladder; later runs add.
+        assert!(names.len() >= 29, "{names:?}");
         // The PyTorch script's tables, which the H100 and H200 sweeps draw beside their lines.
         for entry in std::fs::read_dir(&committed).unwrap().flatten() {
             let file = entry.file_name().to_string_lossy().into_owned();
@@ -185,7 +189,7 @@ mod tests {
                 std::fs::copy(entry.path(), dir.join(&file)).unwrap();
             }
         }
-        dir
+        (dir, names.len())
     }
 
     fn svgs(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
@@ -202,45 +206,47 @@ mod tests {
 
     #[test]
     fn every_committed_chart_is_redrawn_byte_identical() {
-        let dir = committed_copy("all");
+        let (dir, figures) = committed_copy("all");
         let before = svgs(&dir);
         let report = redraw_in(&dir, &[]).unwrap();
         assert!(report.written.is_empty(), "changed: {:?}", report.written);
-        assert_eq!(report.unchanged.len(), 24, "{:?}", report.unchanged);
-        let kept: Vec<&str> = report.kept.iter().map(|(name, _)| name.as_str()).collect();
-        assert_eq!(
-            kept,
-            [
-                "graphs_h100_cpu_matmul",
-                "graphs_h100_dispatch_floor",
-                "graphs_h200_autotune_autotune",
-                "graphs_h200_rowchains_autotune",
-                "graphs_h200_rowchains_dispatch_floor",
-            ]
-        );
+        assert_eq!(report.unchanged.len() + report.kept.len(), figures);
+        assert!(report.unchanged.len() >= 24, "{:?}", report.unchanged);
+        // The autotuner's shapes and the dispatch floors are tables; the H100's CPU matmul table
+        // predates its thread counts.
+        for (name, why) in &report.kept {
+            let old_cpu_table = name == "graphs_h100_cpu_matmul" && why.contains("threads");
+            assert!(why == TABLE_ONLY || old_cpu_table, "{name}: {why}");
+        }
+        assert!(report.kept.len() >= 5, "{:?}", report.kept);
         assert_eq!(svgs(&dir), before);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn only_draws_the_parts_it_names() {
-        let dir = committed_copy("only");
+        let (dir, figures) = committed_copy("only");
         let report = redraw_in(&dir, &["transfers", "overlap"]).unwrap();
         let drawn: Vec<String> = report
             .unchanged
             .iter()
             .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
-        assert_eq!(
-            drawn,
-            [
-                "graphs_h100_overlap.svg",
-                "graphs_h100_transfers.svg",
-                "graphs_overlap.svg",
-                "graphs_transfers.svg",
-            ]
+        assert!(
+            drawn
+                .iter()
+                .all(|f| f.ends_with("_transfers.svg") || f.ends_with("_overlap.svg")),
+            "{drawn:?}"
         );
-        assert_eq!(report.kept.len(), 29 - 4);
+        for committed in [
+            "graphs_h100_overlap.svg",
+            "graphs_h100_transfers.svg",
+            "graphs_overlap.svg",
+            "graphs_transfers.svg",
+        ] {
+            assert!(drawn.iter().any(|f| f == committed), "{committed}");
+        }
+        assert_eq!(report.kept.len(), figures - drawn.len());
         assert!(report.kept.iter().all(|(_, why)| why.contains("--only")));
         std::fs::remove_dir_all(&dir).unwrap();
     }
