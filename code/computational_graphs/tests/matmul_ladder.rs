@@ -5,7 +5,7 @@ mod common;
 use common::{assert_close, random};
 use computational_graphs::Error;
 use computational_graphs::matmul_ladder::tuned::{Pipelining, Tuning, source_with};
-use computational_graphs::matmul_ladder::{Rung, matmul};
+use computational_graphs::matmul_ladder::{PreparedMatmul, Rung, matmul};
 use computational_graphs::ops::cpu;
 use computational_graphs::tensor::Tensor2D;
 use gpu_context::{GpuContext, Requirements, wgpu};
@@ -118,6 +118,56 @@ fn double_buffered_is_correct_and_only_unchecked_on_exact_shapes() {
         let t = Rung::DoubleBuffered.tuning(m, k, n).unwrap();
         let exact = m % 128 == 0 && n % 128 == 0 && k % 16 == 0;
         assert_eq!(t.is_in_bounds_with(&p), exact, "{m}×{k}×{n}");
+    }
+}
+
+/// The three schedules of a prefetching kernel (one tile set; two with the set in a variable;
+/// two with two steps per trip) on odd shapes, and on exact ones with an odd and an even number
+/// of k-steps, with blocks small enough for any device's workgroup memory.
+#[test]
+fn every_tile_schedule_is_correct() {
+    let ctx = GpuContext::for_tests();
+    let t = Tuning {
+        threads: (8, 8),
+        ..Tuning::LARGE
+    };
+    let schedules = [
+        Pipelining::default(),
+        Pipelining {
+            double_buffer: true,
+            ..Default::default()
+        },
+        Pipelining {
+            double_buffer: true,
+            two_steps_per_trip: true,
+            ..Default::default()
+        },
+    ];
+    for p in schedules {
+        for (i, (m, k, n)) in [
+            (61, 37, 1),
+            (1, 37, 61),
+            (67, 23, 71),
+            (128, 48, 64),
+            (64, 64, 128),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let (a, b) = (random(m, k, 10 + i as u64), random(k, n, 20 + i as u64));
+            let kernel = t.for_shape(m, k, n);
+            let got = PreparedMatmul::tuned_with(&ctx, &kernel, &p, &a, &b, None)
+                .and_then(|prepared| {
+                    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+                    prepared.record(&mut encoder, 1);
+                    ctx.queue.submit([encoder.finish()]);
+                    prepared.result(&ctx)
+                })
+                .unwrap();
+            assert_close(&got, &reference(&a, &b), &format!("{p:?} at {m}×{k}×{n}"));
+            let exact = m % 64 == 0 && n % 64 == 0 && k % 16 == 0;
+            assert_eq!(kernel.is_in_bounds_with(&p), exact, "{p:?} at {m}×{k}×{n}");
+        }
     }
 }
 

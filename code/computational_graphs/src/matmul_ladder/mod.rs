@@ -111,6 +111,7 @@ impl Rung {
         let double = |p: tuned::Pipelining| {
             let p = tuned::Pipelining {
                 double_buffer: true,
+                two_steps_per_trip: true,
                 ..p
             };
             let padded = base.workgroup_bytes(&p);

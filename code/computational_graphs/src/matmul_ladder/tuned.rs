@@ -60,6 +60,10 @@ pub struct Pipelining {
     /// Two sets of tiles: while step k is multiplied from one, the prefetched step k + 1 is
     /// stored into the other, so one barrier per step suffices instead of two (needs `prefetch`).
     pub double_buffer: bool,
+    /// With `double_buffer`: the loop does two steps of k per trip, the first reading set 0 and
+    /// the second set 1, so every tile index is a constant (otherwise the set being read is a
+    /// variable that the indices add).
+    pub two_steps_per_trip: bool,
     /// Rows of the transposed A tile without their spare vec4 (for a device whose workgroup
     /// memory cannot hold two padded sets of tiles).
     pub unpadded_a: bool,
@@ -263,19 +267,27 @@ pub fn source(t: &Tuning) -> Result<String, Error> {
 
 /// Where the multiply reads the tiles and where the tile stores write them: offsets into the
 /// arrays (empty with one tile set).
+#[derive(Default)]
 struct Offsets {
-    read_a: &'static str,
-    read_b: &'static str,
-    write_a: &'static str,
-    write_b: &'static str,
+    read_a: String,
+    read_b: String,
+    write_a: String,
+    write_b: String,
 }
 
-const NO_OFFSET: Offsets = Offsets {
-    read_a: "",
-    read_b: "",
-    write_a: "",
-    write_b: "",
-};
+impl Offsets {
+    /// Read tile set `read`, write the other one: constant offsets.
+    fn constant(t: &Tuning, p: &Pipelining, read: u32) -> Self {
+        let (a, b) = (t.a_tile_len(p), t.b_tile_len());
+        let at = |set: u32, len: u32| format!("{}u + ", set * len);
+        Offsets {
+            read_a: at(read, a),
+            read_b: at(read, b),
+            write_a: at(1 - read, a),
+            write_b: at(1 - read, b),
+        }
+    }
+}
 
 /// The WGSL source of one tuned kernel with the ladder's pipelining `p`.
 pub fn source_with(t: &Tuning, p: &Pipelining) -> Result<String, Error> {
@@ -299,7 +311,9 @@ pub fn source_with(t: &Tuning, p: &Pipelining) -> Result<String, Error> {
     if t.prefetch {
         defines.push("PREFETCH");
     }
-    if p.double_buffer {
+    if p.double_buffer && p.two_steps_per_trip {
+        defines.push("DOUBLE_PAIRS");
+    } else if p.double_buffer {
         defines.push("DOUBLE");
     }
     if p.subgroup.is_some() {
@@ -333,14 +347,15 @@ pub fn source_with(t: &Tuning, p: &Pipelining) -> Result<String, Error> {
     let sets = if p.double_buffer { 2 } else { 1 };
     let in_loop = if p.double_buffer {
         Offsets {
-            read_a: "ra + ",
-            read_b: "rb + ",
-            write_a: "wa + ",
-            write_b: "wb + ",
+            read_a: "ra + ".into(),
+            read_b: "rb + ".into(),
+            write_a: "wa + ".into(),
+            write_b: "wb + ".into(),
         }
     } else {
-        NO_OFFSET
+        Offsets::default()
     };
+    let (set0, set1) = (Offsets::constant(t, p, 0), Offsets::constant(t, p, 1));
     fill(
         TEMPLATE,
         &defines,
@@ -365,7 +380,19 @@ pub fn source_with(t: &Tuning, p: &Pipelining) -> Result<String, Error> {
                 "LOAD_NEXT",
                 &load(t, p, &format!("k0 + {}u", t.bk)).join("\n"),
             ),
-            ("STORE_FIRST", &store_tiles(t, p, &NO_OFFSET).join("\n")),
+            ("BK2", &(2 * t.bk)),
+            (
+                "LOAD_AFTER_NEXT",
+                &load(t, p, &format!("k0 + {}u", 2 * t.bk)).join("\n"),
+            ),
+            ("MULTIPLY_SET0", &multiply(t, p, &set0).join("\n")),
+            ("MULTIPLY_SET1", &multiply(t, p, &set1).join("\n")),
+            ("STORE_INTO_SET1", &store_tiles(t, p, &set0).join("\n")),
+            ("STORE_INTO_SET0", &store_tiles(t, p, &set1).join("\n")),
+            (
+                "STORE_FIRST",
+                &store_tiles(t, p, &Offsets::default()).join("\n"),
+            ),
             ("STORE_TILES", &store_tiles(t, p, &in_loop).join("\n")),
             ("MULTIPLY", &multiply(t, p, &in_loop).join("\n")),
             ("STORE_C", &store_c(t).join("\n")),

@@ -50,11 +50,32 @@ fn main(
     let group_lane0 = lane - gl;
 #endif
 {REGISTERS}
-// ANCHOR: main_loop
 #ifdef PREFETCH
 {LOAD_FIRST}
 {STORE_FIRST}
     workgroupBarrier();
+// ANCHOR: pairs
+#ifdef DOUBLE_PAIRS
+    // Two steps per trip: the first multiplies set 0 while the next step goes into set 1, the
+    // second the other way round; every tile index is a constant.
+    for (var k0 = 0u; k0 < K; k0 += {BK2}u) {
+      if k0 + {BK}u < K {
+{LOAD_NEXT}
+      }
+{MULTIPLY_SET0}
+{STORE_INTO_SET1}
+        workgroupBarrier();
+      if k0 + {BK}u < K {
+        if k0 + {BK2}u < K {
+{LOAD_AFTER_NEXT}
+        }
+{MULTIPLY_SET1}
+{STORE_INTO_SET0}
+        workgroupBarrier();
+      }
+    }
+// ANCHOR_END: pairs
+#else
 #ifdef DOUBLE
     // Tile set being read (0 or 1); the prefetched step goes into the other one.
     var read_set = 0u;
@@ -80,6 +101,7 @@ fn main(
         workgroupBarrier();
 #endif
     }
+#endif
 #else
     for (var k0 = 0u; k0 < K; k0 += {BK}u) {
 {LOAD}
@@ -89,7 +111,6 @@ fn main(
         workgroupBarrier();
     }
 #endif
-// ANCHOR_END: main_loop
 #ifdef SUBGROUP
     if !as_made {
         return;

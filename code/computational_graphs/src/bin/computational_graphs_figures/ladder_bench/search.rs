@@ -1,6 +1,7 @@
 //! The configurations of the tuned generator that the ladder's search times at 4096²: block
-//! shape, patch per invocation, k-step and workgroup size, all on the double-buffered
-//! unchecked kernel (the best rung that runs on every device).
+//! shape, patch per invocation, k-step and workgroup size, each with register prefetch and no
+//! runtime checks, on one of three tile schedules (one set, as rung 8; two sets with the set
+//! in a variable; two sets with two steps per trip, as rung 10).
 
 use computational_graphs::Error;
 use computational_graphs::matmul_ladder::tuned::{Pipelining, Tuning};
@@ -12,8 +13,16 @@ pub struct Candidate {
     pub pipelining: Pipelining,
 }
 
+/// How the tiles are used, step after step.
+#[derive(Clone, Copy)]
+enum Schedule {
+    OneSet,
+    TwoSetsVariable,
+    TwoSetsPairs,
+}
+
 impl Candidate {
-    fn new(threads: (u32, u32), rows: u32, vec_cols: u32, bk: u32) -> Self {
+    fn new(schedule: Schedule, threads: (u32, u32), rows: u32, vec_cols: u32, bk: u32) -> Self {
         Candidate {
             tuning: Tuning {
                 threads,
@@ -23,7 +32,8 @@ impl Candidate {
                 ..Tuning::LARGE
             },
             pipelining: Pipelining {
-                double_buffer: true,
+                double_buffer: !matches!(schedule, Schedule::OneSet),
+                two_steps_per_trip: matches!(schedule, Schedule::TwoSetsPairs),
                 ..Default::default()
             },
         }
@@ -33,18 +43,20 @@ impl Candidate {
     pub fn name(&self) -> String {
         let t = &self.tuning;
         let (bm, bn) = t.block();
+        let p = &self.pipelining;
         format!(
-            "{bm}x{bn} t{}x{} {}x{} bk{}{}",
+            "{bm}x{bn} t{}x{} {}x{} bk{}, {}{}",
             t.threads.0,
             t.threads.1,
             t.rows,
             4 * t.vec_cols,
             t.bk,
-            if self.pipelining.unpadded_a {
-                " unpadded"
-            } else {
-                ""
-            }
+            match (p.double_buffer, p.two_steps_per_trip) {
+                (false, _) => "one set",
+                (true, false) => "two sets, set in a variable",
+                (true, true) => "two sets, two steps per trip",
+            },
+            if p.unpadded_a { ", unpadded" } else { "" }
         )
     }
 
@@ -91,39 +103,43 @@ impl Candidate {
     }
 }
 
-/// At most 24 configurations (4 with `quick`): the ladder's own 128×128 blocks first, then
-/// other block shapes, patches, k-steps and workgroup sizes.
+/// At most 24 configurations (4 with `quick`): rung 8's and rung 10's own first, then other
+/// block shapes (up to 256×128 and 128×256, the size of cuBLAS's largest FP32 tiles), patches,
+/// k-steps and workgroup sizes, most on one tile set.
 pub fn candidates(quick: bool) -> Vec<Candidate> {
-    // (threads, rows, vec4 columns, k-step)
+    use Schedule::{OneSet, TwoSetsPairs, TwoSetsVariable};
+    // (schedule, threads, rows, vec4 columns, k-step)
     let list = [
-        ((16, 16), 8, 2, 16),
-        ((16, 16), 8, 2, 8),
-        ((16, 16), 8, 1, 16),
-        ((16, 16), 8, 1, 32),
-        ((16, 16), 4, 2, 16),
-        ((16, 16), 4, 2, 32),
-        ((16, 16), 16, 1, 16),
-        ((16, 16), 8, 4, 8),
-        ((16, 8), 8, 2, 16),
-        ((16, 8), 8, 2, 32),
-        ((16, 8), 16, 2, 8),
-        ((16, 8), 16, 2, 16),
-        ((8, 16), 8, 2, 16),
-        ((8, 16), 8, 4, 16),
-        ((32, 8), 8, 1, 16),
-        ((32, 8), 8, 2, 8),
-        ((8, 8), 8, 2, 16),
-        ((8, 8), 8, 2, 32),
-        ((32, 16), 8, 1, 16),
-        ((32, 16), 4, 2, 16),
-        ((16, 32), 4, 2, 16),
-        ((16, 32), 4, 1, 32),
-        ((16, 16), 4, 4, 16),
-        ((8, 32), 4, 2, 16),
+        (OneSet, (16, 16), 8, 2, 16),
+        (TwoSetsPairs, (16, 16), 8, 2, 16),
+        (TwoSetsVariable, (16, 16), 8, 2, 16),
+        (OneSet, (16, 16), 8, 2, 8),
+        (OneSet, (16, 16), 8, 2, 32),
+        (OneSet, (16, 8), 16, 2, 8),
+        (OneSet, (16, 16), 16, 2, 8),
+        (OneSet, (16, 16), 16, 2, 16),
+        (OneSet, (16, 16), 8, 4, 8),
+        (OneSet, (16, 16), 8, 4, 16),
+        (OneSet, (8, 16), 8, 4, 8),
+        (OneSet, (16, 16), 16, 1, 16),
+        (OneSet, (16, 16), 4, 4, 16),
+        (OneSet, (8, 8), 8, 2, 16),
+        (OneSet, (32, 8), 16, 1, 16),
+        (OneSet, (16, 16), 8, 1, 16),
+        (TwoSetsPairs, (16, 16), 8, 2, 8),
+        (TwoSetsPairs, (16, 8), 16, 2, 8),
+        (TwoSetsPairs, (16, 16), 16, 2, 8),
+        (TwoSetsPairs, (16, 16), 16, 2, 16),
+        (TwoSetsPairs, (16, 16), 8, 4, 8),
+        (TwoSetsVariable, (16, 8), 16, 2, 8),
+        (TwoSetsVariable, (16, 16), 16, 2, 8),
+        (TwoSetsVariable, (16, 16), 8, 4, 8),
     ];
     let take = if quick { 4 } else { list.len() };
     list.into_iter()
         .take(take)
-        .map(|(threads, rows, vec_cols, bk)| Candidate::new(threads, rows, vec_cols, bk))
+        .map(|(schedule, threads, rows, vec_cols, bk)| {
+            Candidate::new(schedule, threads, rows, vec_cols, bk)
+        })
         .collect()
 }
