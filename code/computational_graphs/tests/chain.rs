@@ -1,11 +1,16 @@
 //! Chain kernels: a run of small Linears, ReLUs and a final softmax in one dispatch, checked
-//! against the CPU on odd widths, on one row and on a few rows (one workgroup per row), and on
-//! the benchmark's random graphs; a buffer read by a second node ends the chain.
+//! against the CPU on odd widths, on one row and on a few rows, and on the benchmark's random
+//! graphs, in both layouts (one workgroup per row, and blocks of rows); a buffer read by a
+//! second node ends the chain; the autotuner times the layouts and caches the winner per chain.
 
 mod common;
 
 use common::assert_close;
-use computational_graphs::compiler::{LinearKernels, Options, compile_with_chains};
+use computational_graphs::compiler::autotune::{AutotuneSettings, Autotuner, ChainKey, Source};
+use computational_graphs::compiler::chain_block::ChainLayout;
+use computational_graphs::compiler::{
+    LinearKernels, Options, compile_with_chain_layout, compile_with_chains,
+};
 use computational_graphs::graph::{GraphBuilder, OpList, VerifiedGraph, validate};
 use computational_graphs::immediate::cpu_reference;
 use computational_graphs::random_graph::random_graph;
@@ -21,6 +26,55 @@ fn chained_dispatches(ctx: &GpuContext, graph: &VerifiedGraph, input: Tensor2D) 
     let got = &compiled.program.run(ctx, &inputs).unwrap()[0];
     assert_close(got, want, "chain kernel");
     compiled.program.dispatch_count()
+}
+
+/// [`chained_dispatches`] with every chain in `layout`.
+fn dispatches_in_layout(
+    ctx: &GpuContext,
+    graph: &VerifiedGraph,
+    input: Tensor2D,
+    layout: ChainLayout,
+) -> usize {
+    let inputs = [input];
+    let want = &cpu_reference(graph, &inputs).unwrap()[0];
+    let linears = LinearKernels::Heuristic;
+    let compiled =
+        compile_with_chain_layout(ctx, graph, Options::default(), linears, layout).unwrap();
+    let got = &compiled.program.run(ctx, &inputs).unwrap()[0];
+    assert_close(got, want, &format!("{layout:?}"));
+    compiled.program.dispatch_count()
+}
+
+/// Every layout the tuner may try that this device holds for a chain `widest` columns wide,
+/// the one-row kernel included; at least one of them with blocks of rows.
+fn every_layout(ctx: &GpuContext, widest: usize) -> Vec<ChainLayout> {
+    let limits = ctx.device.limits();
+    let usable: Vec<ChainLayout> = ChainLayout::candidates(usize::MAX / 4)
+        .into_iter()
+        .filter(|l| l.unusable(widest, &limits).is_none())
+        .collect();
+    assert!(usable.len() >= 4, "{usable:?}");
+    usable
+}
+
+/// x (rows×width) → ReLU → `depth` × (Linear width→width → ReLU) → Softmax: `depth` + 1 links.
+fn square_chain(rows: usize, width: usize, depth: usize) -> (OpList, Tensor2D) {
+    let mut g = GraphBuilder::new();
+    let x = g.input("x", rows, width);
+    let mut h = g.to_device(x);
+    h = g.relu(h);
+    let scale = 1.0 / (width as f32).sqrt();
+    for i in 0..depth as u64 {
+        let mut w = common::random(width, width, 200 + i);
+        w.data_mut().iter_mut().for_each(|v| *v *= scale);
+        let b = g.parameter(&format!("b{i}"), common::random(1, width, 300 + i));
+        let w = g.parameter(&format!("w{i}"), w);
+        h = g.linear(h, w, b);
+        h = g.relu(h);
+    }
+    h = g.softmax(h);
+    g.to_host(h);
+    (g.finish(), common::random(rows, width, 400))
 }
 
 /// x (rows×12) → ReLU → Linear 12→20 → ReLU → Linear 20→7 → Softmax.
@@ -111,4 +165,179 @@ fn a_buffer_read_twice_or_a_wide_layer_ends_the_chain() {
         chained_dispatches(&ctx, &graph, common::random(2, 257, 30)),
         2
     );
+}
+
+// ANCHOR: block_layouts
+#[test]
+fn every_block_layout_agrees_with_the_cpu_on_odd_widths_rows_and_depths() {
+    let ctx = GpuContext::for_tests();
+    for (width, rows, depth) in [
+        (37, 7, 5),
+        (61, 1, 1),
+        (129, 33, 5),
+        (256, 7, 1),
+        (256, 33, 5),
+    ] {
+        let (list, x) = square_chain(rows, width, depth);
+        let graph = validate(&list).unwrap();
+        for layout in every_layout(&ctx, width) {
+            let what = format!("{layout:?}, {rows}×{width}, depth {depth}");
+            assert_eq!(
+                dispatches_in_layout(&ctx, &graph, x.clone(), layout),
+                1,
+                "{what}"
+            );
+        }
+    }
+}
+// ANCHOR_END: block_layouts
+
+#[test]
+fn block_layouts_run_narrowing_chains_and_random_graphs() {
+    let ctx = GpuContext::for_tests();
+    for rows in [1, 9] {
+        let (list, x) = narrowing(rows);
+        let graph = validate(&list).unwrap();
+        for layout in every_layout(&ctx, 20) {
+            assert_eq!(dispatches_in_layout(&ctx, &graph, x.clone(), layout), 1);
+        }
+    }
+    let (list, x) = random_graph(2, 64, 16);
+    let graph = validate(&list).unwrap();
+    for layout in every_layout(&ctx, 64) {
+        assert_eq!(dispatches_in_layout(&ctx, &graph, x.clone(), layout), 1);
+    }
+}
+
+#[test]
+fn the_heuristic_takes_blocks_only_where_enough_workgroups_remain() {
+    assert_eq!(ChainLayout::heuristic(1), ChainLayout::RowPerWorkgroup);
+    assert_eq!(ChainLayout::heuristic(200), ChainLayout::RowPerWorkgroup);
+    let block = |rows| ChainLayout::Block { rows, k_step: 16 };
+    assert_eq!(ChainLayout::heuristic(256), block(2));
+    assert_eq!(ChainLayout::heuristic(512), block(4));
+    assert_eq!(ChainLayout::heuristic(4096), block(8));
+    // The candidates start with the heuristic's and leave out blocks far taller than the chain.
+    let candidates = ChainLayout::candidates(256);
+    assert_eq!(candidates[0], block(2));
+    for (i, layout) in candidates.iter().enumerate() {
+        assert!(!candidates[..i].contains(layout), "{layout:?} twice");
+    }
+    // One row: no block holds fewer rows than two.
+    assert_eq!(ChainLayout::candidates(1), [ChainLayout::RowPerWorkgroup]);
+    assert!(ChainLayout::candidates(3).iter().all(|l| match l {
+        ChainLayout::Block { rows, .. } | ChainLayout::Stream { rows } => *rows < 6,
+        ChainLayout::RowPerWorkgroup => true,
+    }));
+}
+
+#[test]
+fn a_layout_the_device_cannot_hold_is_refused() {
+    let ctx = GpuContext::for_tests();
+    let limits = ctx.device.limits();
+    let too_tall = ChainLayout::Block {
+        rows: 32,
+        k_step: 16,
+    };
+    assert!(too_tall.unusable(256, &limits).is_some());
+    let small = gpu_context::wgpu::Limits {
+        max_compute_workgroup_storage_size: 16 << 10,
+        ..limits.clone()
+    };
+    let large = ChainLayout::Block {
+        rows: 16,
+        k_step: 16,
+    };
+    let why = large
+        .unusable(256, &small)
+        .expect("33 KiB do not fit 16 KiB");
+    assert!(why.contains("workgroup memory"), "{why}");
+    assert_eq!(ChainLayout::RowPerWorkgroup.unusable(256, &small), None);
+}
+
+#[test]
+fn the_autotuner_times_the_layouts_and_caches_the_winner_per_chain() {
+    let ctx = GpuContext::for_tests();
+    let dir = tempfile::tempdir().unwrap();
+    let settings = AutotuneSettings {
+        cache_file: Some(dir.path().join("cache.json")),
+        tune_software: true,
+        samples: 1,
+        warm_up: Some(std::time::Duration::ZERO),
+    };
+    let (list, x) = square_chain(33, 61, 5);
+    let graph = validate(&list).unwrap();
+    let inputs = [x];
+    let want = &cpu_reference(&graph, &inputs).unwrap()[0];
+    let mut tuner = Autotuner::new(&ctx, settings.clone()).unwrap();
+    let compiled = compile_with_chains(
+        &ctx,
+        &graph,
+        Options::default(),
+        LinearKernels::Autotuned(&mut tuner),
+    )
+    .unwrap();
+    assert_eq!(compiled.program.dispatch_count(), 1);
+    assert_close(
+        &compiled.program.run(&ctx, &inputs).unwrap()[0],
+        want,
+        "tuned chain",
+    );
+    let [record] = tuner.chain_records.as_slice() else {
+        panic!("one chain, one record: {:?}", tuner.chain_records);
+    };
+    assert_eq!(record.source, Source::Tuned);
+    assert_eq!(record.key.rows, 33);
+    assert_eq!(record.key.steps, "relu 61, 61→61 relu ×5, softmax 61");
+    // Every candidate is timed (none differs from the CPU) or does not fit, the winner timed.
+    for (layout, why) in &record.rejected {
+        assert!(why.contains("workgroup memory"), "{layout:?}: {why}");
+    }
+    let tried = record.timed.len() + record.rejected.len();
+    assert_eq!(tried, ChainLayout::candidates(33).len());
+    assert!(record.timed.iter().any(|(l, _)| *l == record.winner));
+    tuner.save().unwrap();
+    // A second tuner reads the winner from the file; another row count is another chain.
+    let mut again = Autotuner::new(&ctx, settings).unwrap();
+    compile_with_chains(
+        &ctx,
+        &graph,
+        Options::default(),
+        LinearKernels::Autotuned(&mut again),
+    )
+    .unwrap();
+    assert_eq!(again.chain_records[0].source, Source::Cache);
+    assert_eq!(again.chain_records[0].winner, record.winner);
+    let other = ChainKey {
+        rows: 34,
+        ..record.key.clone()
+    };
+    assert!(again.cache().get_chain(again.adapter(), &other).is_none());
+}
+
+#[test]
+fn software_adapters_get_the_heuristic_layout_without_tuning() {
+    let ctx = GpuContext::for_tests();
+    let (list, x) = square_chain(7, 37, 1);
+    let graph = validate(&list).unwrap();
+    let mut tuner = Autotuner::new(&ctx, AutotuneSettings::default()).unwrap();
+    let inputs = [x];
+    let compiled = compile_with_chains(
+        &ctx,
+        &graph,
+        Options::default(),
+        LinearKernels::Autotuned(&mut tuner),
+    )
+    .unwrap();
+    let want = &cpu_reference(&graph, &inputs).unwrap()[0];
+    assert_close(
+        &compiled.program.run(&ctx, &inputs).unwrap()[0],
+        want,
+        "heuristic",
+    );
+    let record = &tuner.chain_records[0];
+    assert_eq!(record.source, Source::Heuristic);
+    assert_eq!(record.winner, ChainLayout::heuristic(7));
+    assert!(record.timed.is_empty());
+    assert!(tuner.tuning_time().is_zero());
 }

@@ -6,7 +6,9 @@
 //! Every operator of such a chain works on rows independently (a Linear mixes columns, never
 //! rows), so one workgroup can take a row and carry it through every layer in workgroup memory,
 //! reading only the weights from global memory. The price is parallelism: a chain kernel has one
-//! workgroup per row and one invocation per column, so it only pays for narrow layers.
+//! workgroup per row and one invocation per column, so it only pays for narrow layers. Every
+//! workgroup reads every weight, so with many rows the reads of W from L2 set the time; the
+//! block layout of [`super::chain_block`] shares each weight among a block of rows.
 
 use gpu_context::{GpuContext, wgpu};
 
@@ -106,6 +108,15 @@ pub fn as_link(graph: &VerifiedGraph, ir: &KernelIr) -> Option<Link> {
     })
 }
 
+/// The widest layer of a chain (what its workgroup memory holds per row).
+pub fn widest(links: &[Link]) -> usize {
+    links
+        .iter()
+        .map(|l| l.width_in.max(l.width_out))
+        .max()
+        .unwrap_or(0)
+}
+
 /// Runs of consecutive kernels that form chains: each link reads what the one before it
 /// wrote, nobody else reads that, and the rows agree. Returns (first, last) kernel indices of
 /// every run of at least two links.
@@ -146,8 +157,21 @@ pub struct ChainKernel {
     pub output: BufferId,
 }
 
-/// The kernel for links `first..=last` (a run from [`find_chains`]).
-pub fn generate_chain(graph: &VerifiedGraph, links: &[Link]) -> Result<ChainKernel, Error> {
+/// A chain's steps and parameters packed into one buffer, and the sizes its kernels need.
+pub struct PackedChain {
+    /// Six words per step (see the templates), then every weight and bias.
+    pub params: Vec<f32>,
+    pub steps: usize,
+    pub widest: usize,
+    pub width_in: usize,
+    pub width_out: usize,
+    pub rows: usize,
+    pub input: BufferId,
+    pub output: BufferId,
+}
+
+/// Packs links `first..=last` (a run from [`find_chains`]) for either chain kernel.
+pub fn pack_chain(graph: &VerifiedGraph, links: &[Link]) -> Result<PackedChain, Error> {
     let (first, last) = (links.first(), links.last());
     let (Some(first), Some(last)) = (first, last) else {
         return Err(Error::Unsupported {
@@ -199,32 +223,47 @@ pub fn generate_chain(graph: &VerifiedGraph, links: &[Link]) -> Result<ChainKern
     // The words travel bit for bit inside the float buffer.
     let mut packed: Vec<f32> = words.into_iter().map(f32::from_bits).collect();
     packed.append(&mut params);
-    let params = packed;
-    if params.len() >= u32::MAX as usize {
+    if packed.len() >= u32::MAX as usize {
         return Err(Error::Unsupported {
             kernel: "chain",
-            detail: format!("{} parameters do not fit 32-bit indices", params.len()),
+            detail: format!("{} parameters do not fit 32-bit indices", packed.len()),
         });
     }
+    Ok(PackedChain {
+        params: packed,
+        steps: all_steps.len(),
+        widest,
+        width_in: first.width_in,
+        width_out: last.width_out,
+        rows: first.rows,
+        input: first.input,
+        output: last.output,
+    })
+}
+
+/// The one-row-per-workgroup kernel for links `first..=last` (a run from [`find_chains`]).
+pub fn generate_chain(graph: &VerifiedGraph, links: &[Link]) -> Result<ChainKernel, Error> {
+    let packed = pack_chain(graph, links)?;
+    let widest = packed.widest;
     // One invocation per column of the widest layer, a power of two (for the softmax's tree
     // reduction) of at least two warps.
     let threads = widest.next_power_of_two().clamp(64, MAX_WIDTH);
     let source = TEMPLATE
         .replace("{T}", &threads.to_string())
         .replace("{WIDEST}", &widest.to_string())
-        .replace("{WIDTH_IN}", &first.width_in.to_string())
-        .replace("{WIDTH_OUT}", &last.width_out.to_string())
-        .replace("{STEPS}", &all_steps.len().to_string());
-    let rows = u32::try_from(first.rows).map_err(|_| Error::Unsupported {
+        .replace("{WIDTH_IN}", &packed.width_in.to_string())
+        .replace("{WIDTH_OUT}", &packed.width_out.to_string())
+        .replace("{STEPS}", &packed.steps.to_string());
+    let rows = u32::try_from(packed.rows).map_err(|_| Error::Unsupported {
         kernel: "chain",
-        detail: format!("{} rows do not fit a grid", first.rows),
+        detail: format!("{} rows do not fit a grid", packed.rows),
     })?;
     Ok(ChainKernel {
         source,
-        params,
+        params: packed.params,
         workgroups: [rows, 1, 1],
-        input: first.input,
-        output: last.output,
+        input: packed.input,
+        output: packed.output,
     })
 }
 

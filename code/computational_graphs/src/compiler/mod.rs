@@ -7,10 +7,12 @@
 //!    specialised for its shapes ([`specialise`]);
 //! 4. [`run`]: compile the sources (cached by source text) and run them as a [`crate::backend::gpu_program::GpuProgram`];
 //!    a Linear may instead run on a tuned matmul, chosen by a heuristic or by the [`autotune`]r,
-//!    and a run of small Linears may run as one [`chain`] kernel.
+//!    and a run of small Linears may run as one [`chain`] kernel (one row per workgroup) or
+//!    [`chain_block`] kernel (a block of rows per workgroup).
 
 pub mod autotune;
 pub mod chain;
+pub mod chain_block;
 pub mod codegen;
 pub mod fuse;
 pub mod lower;
@@ -21,5 +23,5 @@ pub use codegen::Options;
 pub use fuse::fuse;
 pub use run::{
     CompiledGraph, LinearKernels, compile, compile_choosing_kernels, compile_with,
-    compile_with_chains,
+    compile_with_chain_layout, compile_with_chains,
 };

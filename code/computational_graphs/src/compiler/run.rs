@@ -4,6 +4,7 @@ use gpu_context::GpuContext;
 
 use super::autotune::{Autotuner, LinearBuffers, LinearKernel, ShapeKey};
 use super::chain;
+use super::chain_block::{ChainLayout, generate_with_layout};
 use super::codegen::{GeneratedKernel, Options, generate};
 use super::lower::{KernelIr, OpCode, lower, merge_elementwise};
 use crate::Error;
@@ -121,18 +122,39 @@ pub fn compile_with(
     linears: LinearKernels<'_>,
 ) -> Result<CompiledGraph, Error> {
     // ANCHOR_END: linear_kernels
-    compile_program(ctx, graph, options, linears, false)
+    compile_program(ctx, graph, options, linears, Chains::Off)
 }
 
 /// [`compile_with`], and every run of small Linears (with their ReLUs and a final softmax)
-/// that [`chain::find_chains`] finds runs as one chain kernel, a single dispatch.
+/// that [`chain::find_chains`] finds runs as one chain kernel, a single dispatch. Its layout
+/// (one row or a block of rows per workgroup) is the autotuner's choice when the Linears are
+/// autotuned, else [`ChainLayout::heuristic`]'s.
 pub fn compile_with_chains(
     ctx: &GpuContext,
     graph: &VerifiedGraph,
     options: Options,
     linears: LinearKernels<'_>,
 ) -> Result<CompiledGraph, Error> {
-    compile_program(ctx, graph, options, linears, true)
+    compile_program(ctx, graph, options, linears, Chains::Chosen)
+}
+
+/// [`compile_with_chains`] with every chain in `layout`.
+pub fn compile_with_chain_layout(
+    ctx: &GpuContext,
+    graph: &VerifiedGraph,
+    options: Options,
+    linears: LinearKernels<'_>,
+    layout: ChainLayout,
+) -> Result<CompiledGraph, Error> {
+    compile_program(ctx, graph, options, linears, Chains::Fixed(layout))
+}
+
+/// Whether runs of small Linears become chain kernels, and in which layout.
+#[derive(Clone, Copy, PartialEq)]
+enum Chains {
+    Off,
+    Chosen,
+    Fixed(ChainLayout),
 }
 
 fn compile_program(
@@ -140,10 +162,10 @@ fn compile_program(
     graph: &VerifiedGraph,
     options: Options,
     mut linears: LinearKernels<'_>,
-    fuse_chains: bool,
+    fuse_chains: Chains,
 ) -> Result<CompiledGraph, Error> {
     let kernels = merge_elementwise(graph, lower(graph));
-    let chains = if fuse_chains {
+    let chains = if fuse_chains != Chains::Off {
         chain::find_chains(graph, &kernels)
     } else {
         Vec::new()
@@ -236,7 +258,23 @@ fn compile_program(
                     .iter()
                     .map(|ir| chain::as_link(graph, ir).expect("found as a link"))
                     .collect();
-                let kernel = chain::generate_chain(graph, &links)?;
+                let (widest, limits) = (chain::widest(&links), ctx.device.limits());
+                let layout = match (fuse_chains, &mut linears) {
+                    (Chains::Fixed(layout), _) => match layout.unusable(widest, &limits) {
+                        None => layout,
+                        Some(why) => {
+                            return Err(Error::Unsupported {
+                                kernel: "chain",
+                                detail: format!("{layout:?} cannot run here: {why}"),
+                            });
+                        }
+                    },
+                    (_, LinearKernels::Autotuned(tuner)) => {
+                        tuner.choose_chain(ctx, graph, &links)?
+                    }
+                    _ => ChainLayout::heuristic_for(links[0].rows, widest, &limits),
+                };
+                let kernel = generate_with_layout(graph, &links, layout)?;
                 let d = kernel.dispatch(ctx, bound(kernel.input), bound(kernel.output))?;
                 dispatches.push((k.at, d));
             }

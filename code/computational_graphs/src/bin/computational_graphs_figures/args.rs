@@ -14,6 +14,7 @@ pub const PARTS: &[&str] = &[
     "roofline",
     "loops",
     "compiled",
+    "chains",
     "transfers",
     "overlap",
     "phases",

@@ -1,8 +1,9 @@
 //! The autotuner of the sweeps, and what it did: one row per Linear shape with the tuning time,
-//! the winner and the heuristic's kernel timed side by side.
+//! the winner and the heuristic's kernel timed side by side; one row per chain layout timed.
 
 use bench_harness::Figure;
 use computational_graphs::compiler::autotune::{AutotuneSettings, Autotuner, Source};
+use computational_graphs::compiler::chain_block::ChainLayout;
 use gpu_context::GpuContext;
 
 use crate::args::Args;
@@ -39,12 +40,93 @@ struct AutotuneRow {
     heuristic_over_winner: Option<f64>,
 }
 
-/// `{prefix}_autotune.csv` and its sidecar.
+/// One layout of one chain in `{prefix}_chain_autotune.csv`.
+#[derive(serde::Serialize)]
+struct ChainTuneRow {
+    rows: usize,
+    steps: String,
+    source: &'static str,
+    layout: String,
+    /// Median per run of the chain kernel, GPU timestamps; empty when not timed here.
+    median_us: Option<f64>,
+    winner: bool,
+    /// Why the layout was not timed (does not fit, or differs from the CPU).
+    rejected: String,
+    tuning_ms: f64,
+}
+
+fn source_name(source: Source) -> &'static str {
+    match source {
+        Source::Tuned => "tuned",
+        Source::Cache => "cache",
+        Source::Heuristic => "heuristic",
+    }
+}
+
+fn layout_name(layout: ChainLayout) -> String {
+    match layout {
+        ChainLayout::RowPerWorkgroup => "one row per workgroup".into(),
+        ChainLayout::Block { rows, k_step } => {
+            format!("blocks of {rows} rows, W tiles of {k_step} rows")
+        }
+        ChainLayout::Stream { rows } => {
+            format!("blocks of {rows} rows, W straight into registers")
+        }
+    }
+}
+
+/// `{prefix}_chain_autotune.csv` and its sidecar: every chain layout the tuner met. The name
+/// ends in `_autotune`, so that `--redraw` keeps it as a table, like the Linear shapes' one.
+fn write_chains(
+    ctx: &GpuContext,
+    args: &Args,
+    tuner: &Autotuner,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut csv = Vec::new();
+    for r in &tuner.chain_records {
+        let row = |layout: ChainLayout, median_us: Option<f64>, rejected: String| ChainTuneRow {
+            rows: r.key.rows,
+            steps: r.key.steps.clone(),
+            source: source_name(r.source),
+            layout: layout_name(layout),
+            median_us: median_us.map(|us| round_to(us, 3)),
+            winner: layout == r.winner,
+            rejected,
+            tuning_ms: round_to(r.tuning_time.as_secs_f64() * 1e3, 1),
+        };
+        if r.timed.is_empty() && r.rejected.is_empty() {
+            csv.push(row(r.winner, r.winner_s.map(|s| s * 1e6), String::new()));
+        }
+        for &(layout, s) in &r.timed {
+            csv.push(row(layout, Some(s * 1e6), String::new()));
+        }
+        for (layout, why) in &r.rejected {
+            csv.push(row(*layout, None, why.clone()));
+        }
+    }
+    if csv.is_empty() {
+        return Ok(());
+    }
+    let name = format!("{}_chain_autotune", args.prefix);
+    let mut sidecar = args.sidecar(
+        &name,
+        "autotuner per chain kernel of the sweeps: each layout (one row per workgroup, or blocks \
+         of rows) checked against the CPU, the correct ones timed (median of 20-run \
+         submissions, GPU timestamps where the adapter has them), the fastest kept",
+        Some(ctx.report()),
+    );
+    sidecar.files = vec![format!("{name}.csv")];
+    Figure::new(sidecar).rows(&csv)?.write()?;
+    Ok(())
+}
+
+/// `{prefix}_autotune.csv`, `{prefix}_chain_autotune.csv` and their sidecars.
 pub fn write(
     ctx: &GpuContext,
     args: &Args,
     tuner: &Autotuner,
 ) -> Result<(), Box<dyn std::error::Error>> {
+    write_chains(ctx, args, tuner)?;
     if tuner.records.is_empty() {
         return Ok(());
     }
@@ -62,11 +144,7 @@ pub fn write(
             k: r.shape.k,
             n: r.shape.n,
             epilogue: format!("{:?}", r.shape.epilogue),
-            source: match r.source {
-                Source::Tuned => "tuned",
-                Source::Cache => "cache",
-                Source::Heuristic => "heuristic",
-            },
+            source: source_name(r.source),
             candidates: r.candidates,
             rejected: r.rejected.len(),
             tuning_ms: round_to(r.tuning_time.as_secs_f64() * 1e3, 1),

@@ -8,7 +8,9 @@
 //! keeps its winners between runs), ladder, floor, cpu, cpu_kernel (one core: the packed
 //! kernels against matrixmultiply), roofline, transfers (host↔device
 //! bandwidth against size), overlap (a chunked batch, serial against pipelined); add `loops` to
-//! time only the one-submission variants in the sweeps, `compiled` only the compiled loops;
+//! time only the one-submission variants in the sweeps, `compiled` only the compiled loops,
+//! `chains` only the chain kernels' loops (one row or tuned blocks of rows per workgroup) and
+//! the autotuned loop without them;
 //! phases (one submission of the compiled loops at every size of the size sweep, step by step).
 //! `--redraw` draws every chart in the output folder again from its CSV without measuring (every
 //! prefix at once; with `--only`, those parts' charts).

@@ -92,6 +92,10 @@ pub fn run(ctx: &mut GpuContext, args: &Args) -> Result<(), Box<dyn std::error::
             if args.wants_only("compiled") && !v.is_compiled() {
                 continue;
             }
+            // `--only …,chains`: the chained loops and the autotuned loop without chains.
+            if args.wants_only("chains") && !v.is_chain_comparison() {
+                continue;
+            }
             let m = measure_variant(ctx, v, &list, &input, &effort, &mut tuner)?;
             let ms = |s: f64| s * 1e3;
             rows.push(Row {

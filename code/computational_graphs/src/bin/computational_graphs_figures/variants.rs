@@ -4,9 +4,10 @@ use std::time::{Duration, Instant};
 
 use bench_harness::{Stats, measure, measure_durations};
 use computational_graphs::compiler::autotune::Autotuner;
+use computational_graphs::compiler::chain_block::ChainLayout;
 use computational_graphs::compiler::{
-    LinearKernels, Options, compile, compile_choosing_kernels, compile_with, compile_with_chains,
-    fuse,
+    LinearKernels, Options, compile, compile_choosing_kernels, compile_with,
+    compile_with_chain_layout, compile_with_chains, fuse,
 };
 use computational_graphs::gpu_program::GpuProgram;
 use computational_graphs::graph::{OpList, VerifiedGraph, runner_cpu, runner_gpu, validate};
@@ -30,12 +31,15 @@ pub enum Variant {
     CompiledChosen,
     /// The same, the matmul for each shape picked by the autotuner's measurements.
     CompiledAutotuned,
-    /// Autotuned, and runs of narrow layers (up to 256 columns) in one chain kernel each.
+    /// Autotuned, and runs of narrow layers (up to 256 columns) in one chain kernel each, one
+    /// workgroup per row.
     CompiledChained,
+    /// The same, each chain's layout (one row or a block of rows per workgroup) tuned.
+    CompiledBlockChained,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 12] = [
+    pub const ALL: [Variant; 13] = [
         Variant::Cpu,
         Variant::CpuFused,
         Variant::Immediate,
@@ -48,6 +52,7 @@ impl Variant {
         Variant::CompiledChosen,
         Variant::CompiledAutotuned,
         Variant::CompiledChained,
+        Variant::CompiledBlockChained,
     ];
 
     pub fn name(self) -> &'static str {
@@ -64,6 +69,9 @@ impl Variant {
             Variant::CompiledChosen => "compiled loop, kernels chosen per shape",
             Variant::CompiledAutotuned => "compiled loop, autotuned kernels",
             Variant::CompiledChained => "compiled loop, autotuned, narrow chains in one dispatch",
+            Variant::CompiledBlockChained => {
+                "compiled loop, autotuned, chains in tuned blocks of rows"
+            }
         }
     }
 
@@ -77,6 +85,7 @@ impl Variant {
                 | Variant::CompiledChosen
                 | Variant::CompiledAutotuned
                 | Variant::CompiledChained
+                | Variant::CompiledBlockChained
         )
     }
 
@@ -88,6 +97,15 @@ impl Variant {
                 | Variant::CompiledChosen
                 | Variant::CompiledAutotuned
                 | Variant::CompiledChained
+                | Variant::CompiledBlockChained
+        )
+    }
+
+    /// The compiled loops that run chain kernels, and the autotuned loop without them.
+    pub fn is_chain_comparison(self) -> bool {
+        matches!(
+            self,
+            Variant::CompiledAutotuned | Variant::CompiledChained | Variant::CompiledBlockChained
         )
     }
 
@@ -182,7 +200,8 @@ pub fn measure_variant(
         | Variant::Compiled
         | Variant::CompiledChosen
         | Variant::CompiledAutotuned
-        | Variant::CompiledChained => {
+        | Variant::CompiledChained
+        | Variant::CompiledBlockChained => {
             let program = build_loop_program(ctx, v, &graph, &fused, tuner)?;
             let setup = start.elapsed();
             let n = e.loop_iterations;
@@ -224,6 +243,11 @@ pub fn build_loop_program(
             compile_with(ctx, graph, Options::default(), linears)?.program
         }
         Variant::CompiledChained => {
+            let linears = LinearKernels::Autotuned(tuner);
+            let one_row = ChainLayout::RowPerWorkgroup;
+            compile_with_chain_layout(ctx, graph, Options::default(), linears, one_row)?.program
+        }
+        Variant::CompiledBlockChained => {
             let linears = LinearKernels::Autotuned(tuner);
             compile_with_chains(ctx, graph, Options::default(), linears)?.program
         }

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use gpu_context::GpuContext;
 
 use super::candidates::KernelConfig;
+use crate::compiler::chain::{ChainStep, Link};
+use crate::compiler::chain_block::ChainLayout;
 use crate::matmul_ladder::tuned::Epilogue;
 
 // ANCHOR: key
@@ -59,11 +61,69 @@ pub struct Entry {
     pub median_us: f64,
 }
 
+// ANCHOR: chain_key
+/// What a chain computes, as far as its kernel's speed goes: its rows and its steps, e.g.
+/// `256→256 relu ×63, 256→256, softmax 256` (runs of equal steps counted).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct ChainKey {
+    pub rows: usize,
+    pub steps: String,
+}
+// ANCHOR_END: chain_key
+
+impl ChainKey {
+    pub fn of(links: &[Link]) -> ChainKey {
+        let names: Vec<String> = links
+            .iter()
+            .flat_map(|l| &l.steps)
+            .map(|s| match *s {
+                ChainStep::Linear { k, n, relu, .. } => {
+                    format!("{k}→{n}{}", if relu { " relu" } else { "" })
+                }
+                ChainStep::Relu { width } => format!("relu {width}"),
+                ChainStep::Softmax { width } => format!("softmax {width}"),
+            })
+            .collect();
+        let mut runs: Vec<(String, usize)> = Vec::new();
+        for name in names {
+            match runs.last_mut() {
+                Some((last, count)) if *last == name => *count += 1,
+                _ => runs.push((name, 1)),
+            }
+        }
+        let steps = runs
+            .into_iter()
+            .map(|(name, count)| match count {
+                1 => name,
+                _ => format!("{name} ×{count}"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        ChainKey {
+            rows: links.first().map_or(0, |l| l.rows),
+            steps,
+        }
+    }
+}
+
+/// One chain's winner, with the time it was measured at.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChainEntry {
+    pub adapter: AdapterKey,
+    pub key: ChainKey,
+    pub layout: ChainLayout,
+    /// The winner's median time per run of the chain, microseconds.
+    pub median_us: f64,
+}
+
 /// The file's layout; `format` changes when the layout does.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct CacheFile {
     format: u32,
     entries: Vec<Entry>,
+    /// Chain layouts; files written before chains were tuned have none.
+    #[serde(default)]
+    chains: Vec<ChainEntry>,
 }
 
 const FORMAT: u32 = 1;
@@ -92,6 +152,7 @@ pub enum CacheFileError {
 #[derive(Clone, Debug, Default)]
 pub struct TuneCache {
     entries: HashMap<(AdapterKey, ShapeKey), Entry>,
+    chains: HashMap<(AdapterKey, ChainKey), ChainEntry>,
 }
 
 impl TuneCache {
@@ -105,12 +166,23 @@ impl TuneCache {
             .insert((entry.adapter.clone(), entry.shape), entry);
     }
 
+    /// The chain layout measured on exactly this adapter for exactly this chain.
+    pub fn get_chain(&self, adapter: &AdapterKey, key: &ChainKey) -> Option<&ChainEntry> {
+        self.chains.get(&(adapter.clone(), key.clone()))
+    }
+
+    pub fn insert_chain(&mut self, entry: ChainEntry) {
+        self.chains
+            .insert((entry.adapter.clone(), entry.key.clone()), entry);
+    }
+
+    /// Entries of both kinds: Linear shapes and chains.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.entries.len() + self.chains.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
     }
 
     /// Reads a cache file; a missing file is an empty cache.
@@ -140,6 +212,9 @@ impl TuneCache {
         for entry in file.entries {
             cache.insert(entry);
         }
+        for entry in file.chains {
+            cache.insert_chain(entry);
+        }
         Ok(cache)
     }
 
@@ -163,9 +238,19 @@ impl TuneCache {
                 ))
                 .then(format!("{:?}", a.shape.epilogue).cmp(&format!("{:?}", b.shape.epilogue)))
         });
+        let mut chains: Vec<ChainEntry> = self.chains.values().cloned().collect();
+        chains.sort_by(|a, b| {
+            (&a.adapter.name, &a.adapter.driver, a.key.rows, &a.key.steps).cmp(&(
+                &b.adapter.name,
+                &b.adapter.driver,
+                b.key.rows,
+                &b.key.steps,
+            ))
+        });
         let file = CacheFile {
             format: FORMAT,
             entries,
+            chains,
         };
         let text = serde_json::to_string_pretty(&file).expect("plain data always serialises");
         std::fs::write(path, text + "\n").map_err(|source| CacheFileError::Write {

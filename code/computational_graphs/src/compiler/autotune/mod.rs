@@ -16,9 +16,13 @@
 //!
 //! Where a shape's blocks are too few to fill a large GPU, [`split_k`] configurations (several
 //! workgroups sharing one block of C along k, then a reduction) join the candidates.
+//!
+//! A chain of small Linears run as one kernel is tuned the same way ([`chain_tune`]): its
+//! layouts (one row per workgroup, or blocks of rows) checked and timed on the chain itself.
 
 pub mod cache;
 pub mod candidates;
+pub mod chain_tune;
 pub mod split_k;
 pub mod trial;
 
@@ -27,11 +31,16 @@ use std::time::{Duration, Instant};
 
 use gpu_context::GpuContext;
 
-pub use cache::{AdapterKey, CacheFileError, Entry, ShapeKey, TuneCache};
+pub use cache::{AdapterKey, CacheFileError, ChainEntry, ChainKey, Entry, ShapeKey, TuneCache};
 pub use candidates::{KernelConfig, candidates, search_space, split_k_space};
+pub use chain_tune::ChainTimings;
 pub use split_k::{LinearBuffers, LinearKernel, SplitK};
+use trial::median;
 
 use crate::Error;
+use crate::compiler::chain::{self, Link};
+use crate::compiler::chain_block::ChainLayout;
+use crate::graph::VerifiedGraph;
 use crate::matmul_ladder::tuned::Tuning;
 use crate::ops::gpu::linear_tuning;
 
@@ -74,13 +83,21 @@ pub enum Source {
     Heuristic,
 }
 
+/// What happened for one chain: every layout timed with its median, and the rejected ones with
+/// the reason (both empty when the winner came from the cache or the heuristic).
+#[derive(Clone, Debug)]
+pub struct ChainRecord {
+    pub key: ChainKey,
+    pub source: Source,
+    pub winner: ChainLayout,
+    pub winner_s: Option<f64>,
+    pub timed: Vec<(ChainLayout, f64)>,
+    pub rejected: Vec<(ChainLayout, String)>,
+    pub tuning_time: Duration,
+}
+
 /// How long the GPU runs a candidate before the timed samples of a shape, by default.
 const WARM_UP: Duration = Duration::from_millis(300);
-
-fn median(mut times: Vec<f64>) -> f64 {
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
-}
 
 // ANCHOR: autotuner
 /// Picks a tuned matmul per Linear shape by measurement, remembering winners per adapter.
@@ -90,6 +107,8 @@ pub struct Autotuner {
     settings: AutotuneSettings,
     /// What happened for each shape, in the order they were first met.
     pub records: Vec<TuneRecord>,
+    /// What happened for each chain, in the order they were first met.
+    pub chain_records: Vec<ChainRecord>,
     software: bool,
 }
 // ANCHOR_END: autotuner
@@ -108,6 +127,7 @@ impl Autotuner {
             software: ctx.report().is_software(),
             settings,
             records: Vec::new(),
+            chain_records: Vec::new(),
         })
     }
 
@@ -129,8 +149,79 @@ impl Autotuner {
 
     /// Seconds spent tuning since this tuner was made.
     pub fn tuning_time(&self) -> Duration {
-        self.records.iter().map(|r| r.tuning_time).sum()
+        let linears: Duration = self.records.iter().map(|r| r.tuning_time).sum();
+        let chains: Duration = self.chain_records.iter().map(|r| r.tuning_time).sum();
+        linears + chains
     }
+
+    fn samples(&self) -> usize {
+        if self.settings.samples == 0 {
+            5
+        } else {
+            self.settings.samples
+        }
+    }
+
+    // ANCHOR: choose_chain
+    /// The layout of one chain kernel (links `first..=last` of a run that `find_chains` found):
+    /// the cached winner for this adapter and chain, else the winner of a fresh tuning, or
+    /// [`ChainLayout::heuristic`] on a software adapter (unless the settings ask to tune there).
+    pub fn choose_chain(
+        &mut self,
+        ctx: &GpuContext,
+        graph: &VerifiedGraph,
+        links: &[Link],
+    ) -> Result<ChainLayout, Error> {
+        let key = ChainKey::of(links);
+        let known = self.chain_records.iter().any(|r| r.key == key);
+        let mut record = |source: Source, winner: ChainLayout, median: Option<f64>| {
+            if !known {
+                self.chain_records.push(ChainRecord {
+                    key: key.clone(),
+                    source,
+                    winner,
+                    winner_s: median,
+                    timed: Vec::new(),
+                    rejected: Vec::new(),
+                    tuning_time: Duration::ZERO,
+                });
+            }
+        };
+        let widest = chain::widest(links);
+        if self.software && !self.settings.tune_software {
+            let layout = ChainLayout::heuristic_for(key.rows, widest, &ctx.device.limits());
+            record(Source::Heuristic, layout, None);
+            return Ok(layout);
+        }
+        if let Some(entry) = self.cache.get_chain(&self.adapter, &key) {
+            let (layout, median) = (entry.layout, entry.median_us * 1e-6);
+            if layout.unusable(widest, &ctx.device.limits()).is_none() {
+                record(Source::Cache, layout, Some(median));
+                return Ok(layout);
+            }
+        }
+        let warm_up = self.settings.warm_up.unwrap_or(WARM_UP);
+        let start = Instant::now();
+        let tuned = chain_tune::tune_chain(ctx, graph, links, self.samples(), warm_up)?;
+        let (winner, winner_s) = tuned.winner();
+        self.cache.insert_chain(ChainEntry {
+            adapter: self.adapter.clone(),
+            key: key.clone(),
+            layout: winner,
+            median_us: winner_s * 1e6,
+        });
+        self.chain_records.push(ChainRecord {
+            key,
+            source: Source::Tuned,
+            winner,
+            winner_s: Some(winner_s),
+            timed: tuned.timed,
+            rejected: tuned.rejected,
+            tuning_time: start.elapsed(),
+        });
+        Ok(winner)
+    }
+    // ANCHOR_END: choose_chain
 
     // ANCHOR: choose
     /// The kernel for one Linear: the cached winner for this adapter and shape, else the

@@ -31,6 +31,12 @@ pub struct Prepared {
     _scratch: Option<Arc<wgpu::Buffer>>,
 }
 
+/// The median of some timings (the upper one of the middle two for an even count).
+pub fn median(mut times: Vec<f64>) -> f64 {
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
 impl Trial {
     pub fn new(ctx: &GpuContext, shape: ShapeKey) -> Result<Self, Error> {
         let ShapeKey { m, k, n, epilogue } = shape;
