@@ -8,7 +8,9 @@
 //! - [`Sidecar`] records which machine, device, commit, load and command produced a figure;
 //! - [`FigureArgs`] is the command line every figure program shares, and refuses to measure from
 //!   an uncommitted tree or on a busy machine unless told to; its `--redraw` draws a program's
-//!   charts again from the tables it measured ([`FigureArgs::redraw`], [`Found`], [`Drawn`]);
+//!   charts again from the tables it measured ([`FigureArgs::redraw`], [`Found`], [`Drawn`]),
+//!   and [`check_committed`] / [`CommittedFigures`] test that it reproduces the committed charts;
+//! - [`digits`] rounds a table's values to the digits it keeps, so charts redraw identically;
 //! - [`rng::SplitMix64`] is the one seeded generator every crate's benchmark data comes from;
 //! - [`counting_alloc`] has global allocators that count allocations (per thread, or all).
 //!
@@ -17,7 +19,9 @@
 
 mod args;
 mod chart;
+mod committed;
 pub mod counting_alloc;
+pub mod digits;
 mod figure;
 mod machine;
 mod output;
@@ -28,6 +32,7 @@ mod stats;
 
 pub use args::{FigureArgs, FigureArgsError, exit_code};
 pub use chart::{Bar, BarChart, LineChart, Point, Series};
+pub use committed::{CommittedFigures, CommittedRedraw, check_committed, committed_figures_dir};
 pub use figure::{Figure, FigureError, read_rows, read_sidecar, rows_from_csv, rows_to_csv};
 pub use machine::{CacheLevel, MachineInfo, cpu_list};
 pub use output::{CacheRecord, Csv, Sidecar, SidecarRecord, figures_dir};

@@ -47,7 +47,32 @@ impl Found {
 
     /// The adapter's name from the sidecar, when the figure measured a GPU.
     pub fn adapter_name(&self) -> Option<&str> {
-        self.sidecar.adapter.get("name").and_then(|v| v.as_str())
+        self.adapter_field("name")
+    }
+
+    /// A text field of the sidecar's adapter (`name`, `device_type`, `backend`, `driver`).
+    pub fn adapter_field(&self, key: &str) -> Option<&str> {
+        self.sidecar.adapter.get(key).and_then(|v| v.as_str())
+    }
+
+    /// Was the measuring command given `flag` (`--quick`)?
+    pub fn measured_with(&self, flag: &str) -> bool {
+        self.sidecar.command.split_whitespace().any(|a| a == flag)
+    }
+
+    /// The value the measuring command gave `flag` (`--pytorch-csv FILE` or
+    /// `--pytorch-csv=FILE`); the last one when given twice, as clap reads it.
+    pub fn flag_value(&self, flag: &str) -> Option<&str> {
+        let mut words = self.sidecar.command.split_whitespace();
+        let mut value = None;
+        while let Some(word) = words.next() {
+            if word == flag {
+                value = words.next();
+            } else if let Some(v) = word.strip_prefix(flag).and_then(|w| w.strip_prefix('=')) {
+                value = Some(v);
+            }
+        }
+        value
     }
 }
 
@@ -376,6 +401,35 @@ mod tests {
             .collect();
         files.sort();
         assert_eq!(files, ["mine.csv", "mine.json", "mine.svg"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn found_reads_the_measuring_command_and_the_adapter() {
+        let dir = folder();
+        let mut sidecar = Sidecar::new("gpu", "a test figure");
+        sidecar.program = "code/a/".into();
+        sidecar.set_adapter(&serde_json::json!({"name": "llvmpipe", "device_type": "Cpu"}));
+        crate::Figure::new(sidecar)
+            .rows(&[Row { x: 1.0, y: 2.0 }])
+            .unwrap()
+            .write_to(&dir)
+            .unwrap();
+        let json = dir.join("gpu.json");
+        let mut record = read_sidecar(&json).unwrap();
+        record.command =
+            "gpu_figures --quick --pytorch-csv a.csv --out=x --pytorch-csv=b.csv".into();
+        fs::write(&json, serde_json::to_string_pretty(&record).unwrap()).unwrap();
+
+        let found = figures_of(&dir, &["code/a/"]).unwrap().remove(0);
+        assert!(found.measured_with("--quick"));
+        assert!(!found.measured_with("--quic"));
+        assert_eq!(found.flag_value("--pytorch-csv"), Some("b.csv"));
+        assert_eq!(found.flag_value("--out"), Some("x"));
+        assert_eq!(found.flag_value("--machine"), None);
+        assert_eq!(found.adapter_name(), Some("llvmpipe"));
+        assert_eq!(found.adapter_field("device_type"), Some("Cpu"));
+        assert_eq!(found.adapter_field("driver"), None);
         fs::remove_dir_all(&dir).unwrap();
     }
 
