@@ -48,23 +48,13 @@ mod tests {
 
     #[test]
     fn redraw_reproduces_the_committed_charts() {
-        let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures");
-        let dir = std::env::temp_dir().join(format!("numerics_redraw_{}", std::process::id()));
-        let committed = bench_harness::copy_figures(&book, &dir, &SOURCES).unwrap();
-        assert_eq!(committed.len(), 10, "{committed:?}");
-        let args = FigureArgs {
-            out: Some(dir.clone()),
-            allow_dirty: true,
-            ..FigureArgs::default()
-        };
-        let report = args
-            .redraw("numerics_figures", &SOURCES, |found| draw(&args, found))
-            .unwrap();
+        let redrawn = bench_harness::check_committed("numerics_figures", &SOURCES, draw).unwrap();
+        assert_eq!(redrawn.figures.len(), 10, "{:?}", redrawn.figures);
+        let report = redrawn.report;
         assert!(report.written.is_empty(), "changed: {:?}", report.written);
         // Seven SVGs (compression has two); entropy, the inverse square root's error and the
         // two GPU dot tables have none.
         assert_eq!(report.unchanged.len(), 7);
         assert_eq!(report.kept.len(), 4, "{:?}", report.kept);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,5 +1,6 @@
 //! The timed parts: run them on an idle machine (the sidecar records the load).
 
+use bench_harness::digits::{round_to, significant};
 use bench_harness::{Bar, BarChart, Figure, Sidecar, Stats, black_box, measure};
 use numerics::bit_tricks::{fast_inv_sqrt, inv_sqrt, rsqrt_newton};
 use numerics::compression::{Codec, Dataset};
@@ -15,15 +16,9 @@ pub fn subtitle(cpu: &str, logical_cpus: usize) -> String {
     format!("{cpu} · {logical_cpus} logical CPUs, one thread")
 }
 
-/// `x` rounded to `places` decimals, the digits the timing supports.
-fn round_to(x: f64, places: i32) -> f64 {
-    let scale = 10f64.powi(places);
-    (x * scale).round() / scale
-}
-
 /// `x` to five significant digits.
 fn sig5(x: f64) -> f64 {
-    format!("{x:.4e}").parse().unwrap_or(x)
+    significant(x, 5)
 }
 
 /// One variant of `numerics_inv_sqrt_time.csv` or `numerics_division.csv`: ns per element.
