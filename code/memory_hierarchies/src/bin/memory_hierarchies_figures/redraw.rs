@@ -63,23 +63,17 @@ mod tests {
 
     #[test]
     fn redraw_reproduces_the_committed_charts() {
-        let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures");
-        let dir = std::env::temp_dir().join(format!("memory_redraw_{}", std::process::id()));
-        let committed = bench_harness::copy_figures(&book, &dir, &SOURCES).unwrap();
-        assert_eq!(committed.len(), SECTION_OF.len(), "{committed:?}");
-        let args = FigureArgs {
-            out: Some(dir.clone()),
-            allow_dirty: true,
-            ..FigureArgs::default()
-        };
-        let report = args
-            .redraw("memory_hierarchies_figures", &SOURCES, |found| {
-                draw(&args, found)
-            })
-            .unwrap();
+        let redrawn =
+            bench_harness::check_committed("memory_hierarchies_figures", &SOURCES, draw).unwrap();
+        assert_eq!(
+            redrawn.figures.len(),
+            SECTION_OF.len(),
+            "{:?}",
+            redrawn.figures
+        );
+        let report = redrawn.report;
         assert!(report.written.is_empty(), "changed: {:?}", report.written);
         assert_eq!(report.unchanged.len(), SECTION_OF.len() - 1);
         assert_eq!(report.kept.len(), 1, "{:?}", report.kept);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,5 +1,6 @@
 //! Writing one figure: CSV + SVG + sidecar, all from the same rows.
 
+use bench_harness::digits::{round_to, significant};
 use bench_harness::{BarChart, Figure, MachineInfo, Sidecar, Stats};
 use serde::{Deserialize, Serialize};
 
@@ -49,13 +50,7 @@ pub struct BarRow {
 
 /// `x` to seven significant digits.
 fn sig7(x: f64) -> f64 {
-    format!("{x:.6e}").parse().unwrap_or(x)
-}
-
-/// `x` rounded to `places` decimals.
-fn round_to(x: f64, places: i32) -> f64 {
-    let scale = 10f64.powi(places);
-    (x * scale).round() / scale
+    significant(x, 7)
 }
 
 /// What one element of each bar figure is, where it is not an element: the y axis's unit.

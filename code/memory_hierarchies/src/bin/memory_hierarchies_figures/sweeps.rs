@@ -1,5 +1,6 @@
 //! The latency and bandwidth sweeps over working-set sizes, and the first-touch cost of pages.
 
+use bench_harness::digits::round_to;
 use bench_harness::{
     CacheRecord, LineChart, MachineInfo, Progress, Series, black_box, measure_durations,
 };
@@ -115,12 +116,6 @@ pub fn latency_and_bandwidth(cfg: &Config, machine: &MachineInfo) -> std::io::Re
     )?;
     println!("wrote figures/memory_latency.* and figures/memory_bandwidth.*");
     Ok(())
-}
-
-/// `x` rounded to `places` decimals, the digits the sweep supports.
-fn round_to(x: f64, places: i32) -> f64 {
-    let scale = 10f64.powi(places);
-    (x * scale).round() / scale
 }
 
 /// One working-set size of `memory_latency.csv`: ns per dependent load.
