@@ -465,24 +465,13 @@ mod tests {
 
     #[test]
     fn redraw_reproduces_the_committed_charts() {
-        let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures");
-        let dir = std::env::temp_dir().join(format!("rust_basics_redraw_{}", std::process::id()));
-        let committed = bench_harness::copy_figures(&book, &dir, &SOURCES).unwrap();
-        assert_eq!(committed.len(), 3, "{committed:?}");
-        let figures = FigureArgs {
-            out: Some(dir.clone()),
-            allow_dirty: true,
-            ..FigureArgs::default()
-        };
-        let report = figures
-            .redraw("rust_basics_figures", &SOURCES, |found| {
-                draw(&figures, found)
-            })
-            .unwrap();
+        let redrawn =
+            bench_harness::check_committed("rust_basics_figures", &SOURCES, draw).unwrap();
+        assert_eq!(redrawn.figures.len(), 3, "{:?}", redrawn.figures);
+        let report = redrawn.report;
         assert!(report.written.is_empty(), "changed: {:?}", report.written);
         assert_eq!(report.unchanged.len(), 2);
         // The GPU timing table was measured before it kept the whiskers' spreads.
         assert_eq!(report.kept.len(), 1, "{:?}", report.kept);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

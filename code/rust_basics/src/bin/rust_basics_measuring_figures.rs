@@ -12,6 +12,7 @@
 //! - `rust_basics_clock.{csv,svg,json}`: a fixed chain of multiply-adds timed right after the
 //!   CPU has been idle, to see whether the clock speeds up.
 
+use bench_harness::digits::round_to;
 use std::error::Error;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -407,11 +408,7 @@ fn draw(args: &FigureArgs, found: &Found) -> Result<Drawn, bench_harness::Figure
         "repeats" => repeats_chart(cpu, &found.rows()?),
         "clock" => {
             // The pause is the one `--quick` picked when the figure was measured.
-            let quick = found
-                .sidecar
-                .command
-                .split_whitespace()
-                .any(|arg| arg == "--quick");
+            let quick = found.measured_with("--quick");
             clock_chart(cpu, clock_spans(quick).0, &found.rows()?)
         }
         _ => return Ok(Drawn::Kept("a table without a chart".into())),
@@ -486,12 +483,6 @@ struct ClockRow {
     chunks: usize,
 }
 
-/// `x` rounded to `places` decimals: the table keeps the digits the timing can support.
-fn round_to(x: f64, places: i32) -> f64 {
-    let scale = 10f64.powi(places);
-    (x * scale).round() / scale
-}
-
 /// A one-line kernel setting from /sys, or why it is unknown (VMs often hide cpufreq).
 fn read_sys(path: &str) -> String {
     std::fs::read_to_string(path)
@@ -560,27 +551,14 @@ mod tests {
 
     #[test]
     fn redraw_reproduces_the_committed_charts() {
-        let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures");
-        let dir = std::env::temp_dir().join(format!(
-            "rust_basics_measuring_redraw_{}",
-            std::process::id()
-        ));
-        let committed = bench_harness::copy_figures(&book, &dir, &SOURCES).unwrap();
-        assert_eq!(committed.len(), 6, "{committed:?}");
-        let args = FigureArgs {
-            out: Some(dir.clone()),
-            allow_dirty: true,
-            ..FigureArgs::default()
-        };
-        let report = args
-            .redraw("rust_basics_measuring_figures", &SOURCES, |found| {
-                draw(&args, found)
-            })
-            .unwrap();
+        let redrawn =
+            bench_harness::check_committed("rust_basics_measuring_figures", &SOURCES, draw)
+                .unwrap();
+        assert_eq!(redrawn.figures.len(), 6, "{:?}", redrawn.figures);
+        let report = redrawn.report;
         assert!(report.written.is_empty(), "changed: {:?}", report.written);
         assert_eq!(report.unchanged.len(), 3);
         // The timer table and the two dispatch-split tables have no chart.
         assert_eq!(report.kept.len(), 3, "{:?}", report.kept);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
