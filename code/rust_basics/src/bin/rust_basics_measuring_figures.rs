@@ -12,11 +12,11 @@
 //! - `rust_basics_clock.{csv,svg,json}`: a fixed chain of multiply-adds timed right after the
 //!   CPU has been idle, to see whether the clock speeds up.
 
-use bench_harness::digits::round_to;
 use std::error::Error;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use bench_harness::digits::round_to;
 use bench_harness::{
     BarChart, Drawn, Figure, FigureArgs, Found, LineChart, MachineInfo, Series, Sidecar, Stats,
     black_box, rows_to_csv,
