@@ -181,20 +181,14 @@ mod tests {
 
     #[test]
     fn redraw_reproduces_the_committed_charts() {
-        let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures");
-        let dir = std::env::temp_dir().join(format!("first_gpu_redraw_{}", std::process::id()));
-        let committed = bench_harness::copy_figures(&book, &dir, &SOURCES).unwrap();
-        assert_eq!(committed.len(), 2, "{committed:?}");
-        let args = FigureArgs {
-            out: Some(dir.clone()),
-            allow_dirty: true,
-            ..FigureArgs::default()
-        };
-        let report = args
-            .redraw("first_gpu_program_figures", &SOURCES, draw)
+        let redrawn =
+            bench_harness::check_committed("first_gpu_program_figures", &SOURCES, |_, found| {
+                draw(found)
+            })
             .unwrap();
+        assert_eq!(redrawn.figures.len(), 2, "{:?}", redrawn.figures);
+        let report = redrawn.report;
         assert!(report.written.is_empty(), "changed: {:?}", report.written);
         assert_eq!(report.unchanged.len(), 2);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
