@@ -55,6 +55,13 @@ impl Found {
         self.sidecar.adapter.get(key).and_then(|v| v.as_str())
     }
 
+    /// The adapter as a chart's subtitle names it: `name (device_type)`, `?` for a field the
+    /// sidecar lacks.
+    pub fn adapter_label(&self) -> String {
+        let field = |key: &str| self.adapter_field(key).unwrap_or("?");
+        format!("{} ({})", field("name"), field("device_type"))
+    }
+
     /// Was the measuring command given `flag` (`--quick`)?
     pub fn measured_with(&self, flag: &str) -> bool {
         self.sidecar.command.split_whitespace().any(|a| a == flag)
@@ -430,6 +437,7 @@ mod tests {
         assert_eq!(found.adapter_name(), Some("llvmpipe"));
         assert_eq!(found.adapter_field("device_type"), Some("Cpu"));
         assert_eq!(found.adapter_field("driver"), None);
+        assert_eq!(found.adapter_label(), "llvmpipe (Cpu)");
         fs::remove_dir_all(&dir).unwrap();
     }
 
