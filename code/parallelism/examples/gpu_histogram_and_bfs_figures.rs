@@ -9,6 +9,7 @@
 //! cargo run --release -p parallelism --example gpu_histogram_and_bfs_figures -- --quick --allow-dirty --allow-busy
 //! ```
 
+use bench_harness::digits::round_to;
 use bench_harness::rng::SplitMix64;
 use bench_harness::{
     BarChart, Drawn, Figure, FigureArgs, FigureError, Found, LineChart, RedrawReport, Series,
@@ -81,12 +82,6 @@ struct FrontierRow {
     graph: &'static str,
     level: usize,
     frontier: usize,
-}
-
-/// `x` rounded to `places` decimals, the digits the measurement supports.
-fn round_to(x: f64, places: i32) -> f64 {
-    let scale = 10f64.powi(places);
-    (x * scale).round() / scale
 }
 
 /// The three inputs: how many bytes fall on one bin decides how much the atomics contend.
@@ -326,19 +321,16 @@ fn bfs_chart(rows: &[BfsRow], cores: usize) -> String {
 
 /// `--redraw`: both charts of every run in the folder, from their CSVs and sidecars.
 fn redraw(args: &FigureArgs) -> anyhow::Result<RedrawReport> {
-    if let Some(part) = args.only.iter().find(|p| !PARTS.contains(&p.as_str())) {
-        anyhow::bail!(
-            "unknown part `{part}` in --only; the parts are: {}",
-            PARTS.join(", ")
-        );
-    }
-    let sources = ["code/parallelism/examples/gpu_histogram_and_bfs_figures.rs"];
+    args.check_parts(&PARTS)?;
     Ok(
-        args.redraw("gpu_histogram_and_bfs_figures", &sources, |found| {
+        args.redraw("gpu_histogram_and_bfs_figures", &SOURCES, |found| {
             redraw_one(args, found)
         })?,
     )
 }
+
+/// The sidecars' `program`: how `--redraw` finds this program's figures.
+const SOURCES: [&str; 1] = ["code/parallelism/examples/gpu_histogram_and_bfs_figures.rs"];
 
 fn redraw_one(args: &FigureArgs, found: &Found) -> Result<Drawn, FigureError> {
     let figure = found.sidecar.figure.as_str();
@@ -351,10 +343,7 @@ fn redraw_one(args: &FigureArgs, found: &Found) -> Result<Drawn, FigureError> {
         return Ok(Drawn::Kept("not a part --only asked for".into()));
     }
     let svg = if part == "histogram" {
-        let adapter = &found.sidecar.adapter;
-        let field = |key: &str| adapter.get(key).and_then(|v| v.as_str()).unwrap_or("?");
-        let adapter = format!("{} ({})", field("name"), field("device_type"));
-        histogram_chart(&found.rows()?, &adapter)
+        histogram_chart(&found.rows()?, &found.adapter_label())
     } else {
         bfs_chart(&found.rows()?, found.sidecar.logical_cpus)
     };
@@ -363,35 +352,17 @@ fn redraw_one(args: &FigureArgs, found: &Found) -> Result<Drawn, FigureError> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
+    use bench_harness::CommittedFigures;
 
     use super::*;
 
     #[test]
     fn redrawing_the_committed_figures_reproduces_every_svg() {
-        let committed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../figures");
-        let dir = std::env::temp_dir().join(format!("gpu_histogram_redraw_{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let sources = ["code/parallelism/examples/gpu_histogram_and_bfs_figures.rs"];
-        let found = bench_harness::figures_of(&committed, &sources).unwrap();
-        assert_eq!(found.len(), 4, "{found:?}");
-        for figure in &found {
-            for ext in ["csv", "json", "svg"] {
-                let file = format!("{}.{ext}", figure.name);
-                std::fs::copy(committed.join(&file), dir.join(&file)).unwrap();
-            }
-        }
-        let args = FigureArgs {
-            out: Some(dir.clone()),
-            allow_dirty: true,
-            redraw: true,
-            ..FigureArgs::default()
-        };
-        let report = redraw(&args).unwrap();
+        let committed = CommittedFigures::copy("gpu_histogram_and_bfs_figures", &SOURCES).unwrap();
+        assert_eq!(committed.names().len(), 4, "{:?}", committed.names());
+        let report = redraw(&committed.args()).unwrap();
         assert!(report.kept.is_empty(), "{:?}", report.kept);
         assert!(report.written.is_empty(), "changed: {:?}", report.written);
         assert_eq!(report.unchanged.len(), 4);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

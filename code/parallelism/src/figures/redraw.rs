@@ -86,40 +86,17 @@ fn draw(found: &Found, name: &str) -> Result<Drawn, FigureError> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::{Path, PathBuf};
+    use bench_harness::CommittedFigures;
 
     use super::*;
 
-    /// A fresh folder holding copies of this crate's committed figures (CSV, sidecar, SVG).
-    fn committed_copies(dir: &Path) -> Vec<String> {
-        let committed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../figures");
-        let _ = std::fs::remove_dir_all(dir);
-        std::fs::create_dir_all(dir).unwrap();
-        let found = bench_harness::figures_of(&committed, SOURCES).unwrap();
-        for figure in &found {
-            for ext in ["csv", "json", "svg"] {
-                let file = format!("{}.{ext}", figure.name);
-                std::fs::copy(committed.join(&file), dir.join(&file)).unwrap();
-            }
-        }
-        found.into_iter().map(|f| f.name).collect()
-    }
-
     #[test]
     fn redrawing_the_committed_figures_reproduces_every_svg() {
-        let dir = std::env::temp_dir().join(format!("parallelism_redraw_{}", std::process::id()));
-        let names = committed_copies(&dir);
-        assert_eq!(names.len(), 50, "{names:?}");
-        let args = FigureArgs {
-            out: Some(dir.clone()),
-            allow_dirty: true,
-            redraw: true,
-            ..FigureArgs::default()
-        };
-        let report = run(&args).unwrap();
+        let committed = CommittedFigures::copy("parallelism_figures", SOURCES).unwrap();
+        assert_eq!(committed.names().len(), 50, "{:?}", committed.names());
+        let report = run(&committed.args()).unwrap();
         assert!(report.kept.is_empty(), "{:?}", report.kept);
         assert!(report.written.is_empty(), "changed: {:?}", report.written);
         assert_eq!(report.unchanged.len(), 50);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

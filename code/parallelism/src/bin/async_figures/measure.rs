@@ -4,6 +4,7 @@ use std::error::Error;
 use std::process::Command;
 use std::time::Duration;
 
+use bench_harness::digits::round_to;
 use bench_harness::{
     Figure, FigureArgs, LineChart, MachineInfo, Progress, Series, Sidecar, SidecarRecord, Stats,
 };
@@ -152,12 +153,6 @@ struct ChildSample {
     rss_after_kib: u64,
     vm_after_kib: u64,
     create_s: f64,
-}
-
-/// `x` rounded to `places` decimals, the digits the measurement supports.
-fn round_to(x: f64, places: i32) -> f64 {
-    let scale = 10f64.powi(places);
-    (x * scale).round() / scale
 }
 
 fn sizes(suffix: &str) -> Result<(), Box<dyn Error>> {

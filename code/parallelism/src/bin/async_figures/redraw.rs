@@ -9,10 +9,7 @@ use crate::measure::{PARTS, memory_charts, starvation_chart, subtitle_of};
 const SOURCES: &[&str] = &["code/parallelism/src/bin/async_figures/"];
 
 pub fn run(args: &FigureArgs) -> Result<RedrawReport, Box<dyn std::error::Error>> {
-    if let Some(part) = args.only.iter().find(|p| !PARTS.contains(&p.as_str())) {
-        let known = PARTS.join(", ");
-        return Err(format!("unknown part `{part}` in --only; the parts are: {known}").into());
-    }
+    args.check_parts(PARTS)?;
     Ok(args.redraw("async_figures", SOURCES, |found| draw(args, found))?)
 }
 
@@ -41,57 +38,21 @@ fn draw(args: &FigureArgs, found: &Found) -> Result<Drawn, FigureError> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::{Path, PathBuf};
+    use bench_harness::CommittedFigures;
 
     use super::*;
 
-    /// A fresh folder holding copies of this program's committed figures (tables, sidecars,
-    /// SVGs).
-    fn committed_copies(dir: &Path) -> Vec<String> {
-        let committed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../figures");
-        let _ = std::fs::remove_dir_all(dir);
-        std::fs::create_dir_all(dir).unwrap();
-        let found = bench_harness::figures_of(&committed, SOURCES).unwrap();
-        for figure in &found {
-            let svgs = [
-                format!("{}.svg", figure.name),
-                format!("{}_create.svg", figure.name),
-            ];
-            for file in [
-                format!("{}.csv", figure.name),
-                format!("{}.json", figure.name),
-            ]
-            .into_iter()
-            .chain(svgs)
-            {
-                if committed.join(&file).exists() {
-                    std::fs::copy(committed.join(&file), dir.join(&file)).unwrap();
-                }
-            }
-        }
-        found.into_iter().map(|f| f.name).collect()
-    }
-
     #[test]
     fn redrawing_the_committed_figures_reproduces_every_svg() {
-        let dir = std::env::temp_dir().join(format!("async_figures_redraw_{}", std::process::id()));
-        let names = committed_copies(&dir);
-        assert_eq!(names.len(), 6, "{names:?}");
-        let args = FigureArgs {
-            out: Some(dir.clone()),
-            allow_dirty: true,
-            redraw: true,
-            ..FigureArgs::default()
-        };
-        let report = run(&args).unwrap();
-        let kept: Vec<&str> = report.kept.iter().map(|(n, _)| n.as_str()).collect();
+        let committed = CommittedFigures::copy("async_figures", SOURCES).unwrap();
+        assert_eq!(committed.names().len(), 6, "{:?}", committed.names());
+        let report = run(&committed.args()).unwrap();
         assert_eq!(
-            kept,
+            report.kept_names(),
             ["parallel_async_sizes", "parallel_async_sizes_16core"]
         );
         assert!(report.written.is_empty(), "changed: {:?}", report.written);
         // Memory draws two charts, starvation one, on each of the two machines.
         assert_eq!(report.unchanged.len(), 6);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
