@@ -179,29 +179,17 @@ fn transfers_chart(rows: &[TransferRow], adapter: &str) -> String {
 
 /// `--redraw`: the chart of every run in the folder, from its CSV and its sidecar's adapter.
 fn redraw(args: &FigureArgs) -> anyhow::Result<RedrawReport> {
-    if let Some(part) = args.only.iter().find(|p| *p != "memory") {
-        anyhow::bail!("unknown part `{part}` in --only; the only part is: memory");
-    }
-    Ok(args.redraw(
-        "gpu_memory_figures",
-        &["code/realtime/examples/gpu_memory_figures.rs"],
-        redraw_one,
-    )?)
+    args.check_parts(&["memory"])?;
+    Ok(args.redraw("gpu_memory_figures", &SOURCES, redraw_one)?)
 }
 
+/// The sidecars' `program`: how `--redraw` finds this program's figures.
+const SOURCES: [&str; 1] = ["code/realtime/examples/gpu_memory_figures.rs"];
+
 fn redraw_one(found: &Found) -> Result<Drawn, FigureError> {
-    let field = |key: &str| {
-        found
-            .sidecar
-            .adapter
-            .get(key)
-            .and_then(|v| v.as_str())
-            .unwrap_or("?")
-    };
-    let adapter = format!("{} ({})", field("name"), field("device_type"));
     Ok(Drawn::chart(
         found,
-        transfers_chart(&found.rows()?, &adapter),
+        transfers_chart(&found.rows()?, &found.adapter_label()),
     ))
 }
 
@@ -261,35 +249,17 @@ fn read_back_in_steps(
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
+    use bench_harness::CommittedFigures;
 
     use super::*;
 
     #[test]
     fn redrawing_the_committed_figures_reproduces_every_svg() {
-        let committed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../figures");
-        let dir = std::env::temp_dir().join(format!("gpu_memory_redraw_{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let sources = ["code/realtime/examples/gpu_memory_figures.rs"];
-        let found = bench_harness::figures_of(&committed, &sources).unwrap();
-        assert_eq!(found.len(), 3, "{found:?}");
-        for figure in &found {
-            for ext in ["csv", "json", "svg"] {
-                let file = format!("{}.{ext}", figure.name);
-                std::fs::copy(committed.join(&file), dir.join(&file)).unwrap();
-            }
-        }
-        let args = FigureArgs {
-            out: Some(dir.clone()),
-            allow_dirty: true,
-            redraw: true,
-            ..FigureArgs::default()
-        };
-        let report = redraw(&args).unwrap();
+        let committed = CommittedFigures::copy("gpu_memory_figures", &SOURCES).unwrap();
+        assert_eq!(committed.names().len(), 3, "{:?}", committed.names());
+        let report = redraw(&committed.args()).unwrap();
         assert!(report.kept.is_empty(), "{:?}", report.kept);
         assert!(report.written.is_empty(), "changed: {:?}", report.written);
         assert_eq!(report.unchanged.len(), 3);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

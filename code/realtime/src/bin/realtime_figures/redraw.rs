@@ -26,12 +26,7 @@ const KINDS: [(&str, Option<&str>); 8] = [
 ];
 
 pub fn run(args: &FigureArgs, parts: &[&str]) -> anyhow::Result<RedrawReport> {
-    if let Some(part) = args.only.iter().find(|p| !parts.contains(&p.as_str())) {
-        anyhow::bail!(
-            "unknown part `{part}` in --only; the parts are: {}",
-            parts.join(", ")
-        );
-    }
+    args.check_parts(parts)?;
     Ok(args.redraw("realtime_figures", SOURCES, |found| draw(args, found))?)
 }
 
@@ -76,44 +71,22 @@ fn draw(args: &FigureArgs, found: &Found) -> Result<Drawn, FigureError> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
+    use bench_harness::CommittedFigures;
 
     use super::*;
 
     #[test]
     fn redrawing_the_committed_figures_reproduces_every_svg() {
-        let committed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../figures");
-        let dir = std::env::temp_dir().join(format!("realtime_redraw_{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let found = bench_harness::figures_of(&committed, SOURCES).unwrap();
-        assert_eq!(found.len(), 17, "{found:?}");
-        for figure in &found {
-            let name = &figure.name;
-            for file in [
-                format!("{name}.csv"),
-                format!("{name}.json"),
-                format!("{name}.svg"),
-                format!("{name}_trace.csv"),
-            ] {
-                if committed.join(&file).exists() {
-                    std::fs::copy(committed.join(&file), dir.join(&file)).unwrap();
-                }
-            }
-        }
-        let args = FigureArgs {
-            out: Some(dir.clone()),
-            allow_dirty: true,
-            redraw: true,
-            ..FigureArgs::default()
-        };
-        let report = run(&args, &[]).unwrap();
+        let committed = CommittedFigures::copy("realtime_figures", SOURCES).unwrap();
+        assert_eq!(committed.names().len(), 17, "{:?}", committed.names());
+        let report = run(&committed.args(), &[]).unwrap();
         // The H200 host refused SCHED_FIFO: its inversion chart is empty, and its subtitle's
         // planned scene count is not in the table.
-        let kept: Vec<&str> = report.kept.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(kept, ["realtime_priority_inversion_h200host"]);
+        assert_eq!(
+            report.kept_names(),
+            ["realtime_priority_inversion_h200host"]
+        );
         assert!(report.written.is_empty(), "changed: {:?}", report.written);
         assert_eq!(report.unchanged.len(), 16);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
