@@ -99,33 +99,18 @@ fn run(args: &bench_harness::FigureArgs) -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
+    use bench_harness::CommittedFigures;
 
     use super::*;
 
     #[test]
     fn redraw_finds_the_committed_figures_and_draws_none() {
-        let committed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../figures");
-        let dir = std::env::temp_dir().join(format!("template_redraw_{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        for figure in bench_harness::figures_of(&committed, SOURCES).unwrap() {
-            let file = format!("{}.json", figure.name);
-            std::fs::copy(committed.join(&file), dir.join(&file)).unwrap();
-        }
-        let args = bench_harness::FigureArgs {
-            out: Some(dir.clone()),
-            allow_dirty: true,
-            redraw: true,
-            ..bench_harness::FigureArgs::default()
-        };
-        let report = redraw(&args).unwrap();
-        let kept: Vec<&str> = report.kept.iter().map(|(n, _)| n.as_str()).collect();
+        let committed = CommittedFigures::copy("template_figures", SOURCES).unwrap();
+        let report = redraw(&committed.args()).unwrap();
         assert_eq!(
-            kept,
+            report.kept_names(),
             ["template_measurements", "template_panel", "template_render"]
         );
         assert!(report.written.is_empty() && report.unchanged.is_empty());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
