@@ -210,25 +210,21 @@ fn block_layouts_run_narrowing_chains_and_random_graphs() {
 }
 
 #[test]
-fn the_heuristic_takes_blocks_only_where_enough_workgroups_remain() {
-    assert_eq!(ChainLayout::heuristic(1), ChainLayout::RowPerWorkgroup);
-    assert_eq!(ChainLayout::heuristic(200), ChainLayout::RowPerWorkgroup);
-    let block = |rows| ChainLayout::Block { rows, k_step: 16 };
-    assert_eq!(ChainLayout::heuristic(256), block(2));
-    assert_eq!(ChainLayout::heuristic(512), block(4));
-    assert_eq!(ChainLayout::heuristic(4096), block(8));
-    // The candidates start with the heuristic's and leave out blocks far taller than the chain.
+fn the_heuristic_keeps_one_row_and_the_candidates_start_with_it() {
+    for rows in [1, 7, 256, 4096] {
+        assert_eq!(ChainLayout::heuristic(rows), ChainLayout::RowPerWorkgroup);
+    }
     let candidates = ChainLayout::candidates(256);
-    assert_eq!(candidates[0], block(2));
+    assert_eq!(candidates[0], ChainLayout::RowPerWorkgroup);
     for (i, layout) in candidates.iter().enumerate() {
         assert!(!candidates[..i].contains(layout), "{layout:?} twice");
     }
-    // One row: no block holds fewer rows than two.
-    assert_eq!(ChainLayout::candidates(1), [ChainLayout::RowPerWorkgroup]);
+    // Blocks far taller than the chain are left out; one row: no block holds fewer than two.
     assert!(ChainLayout::candidates(3).iter().all(|l| match l {
         ChainLayout::Block { rows, .. } | ChainLayout::Stream { rows } => *rows < 6,
         ChainLayout::RowPerWorkgroup => true,
     }));
+    assert_eq!(ChainLayout::candidates(1), [ChainLayout::RowPerWorkgroup]);
 }
 
 #[test]

@@ -33,9 +33,6 @@ var<workgroup> tile: array<vec4<f32>, {TILE}>;
 var<workgroup> part: array<f32, {PART}>;
 #endif
 
-{ACC_DECL}
-{PF_DECL}
-
 fn load_rows(row0: u32, width: u32, t: u32) {
     for (var i = t; i < R * width; i += T) {
         let r = i / width;
@@ -48,24 +45,26 @@ fn load_rows(row0: u32, width: u32, t: u32) {
     workgroupBarrier();
 }
 
+// Element `at` of params where `ok`, else 0: the load itself is never skipped (it reads
+// params[0] instead), so that a run of them issues back to back, without branches.
+fn load_or_zero(at: u32, ok: bool) -> f32 {
+    return select(0.0, params[select(0u, at, ok)], ok);
+}
+
 #ifndef STREAM
-// Element f of the tile that starts at row p0 of W (k × n at params[w]); zero past its edges.
-fn weight(f: u32, p0: u32, k: u32, n: u32, w: u32) -> f32 {
-    let p = p0 + f / (4u * CG);
-    let c = f % (4u * CG);
-    if (p < k && c < n) {
-        return params[w + p * n + c];
-    }
-    return 0.0;
-}
-
-// Consecutive invocations read consecutive floats of a row of W: coalesced.
-fn prefetch(p0: u32, k: u32, n: u32, w: u32, t: u32) {
-{PF_LOAD}
-}
-
-fn store_tile(t: u32) {
-{PF_STORE}
+// The vec4 v of the tile that starts at row p0 of W (k × n at params[w]); zero past its
+// edges. Consecutive invocations read consecutive floats of a row of W: coalesced.
+fn tile_load(v: u32, p0: u32, k: u32, n: u32, w: u32) -> vec4<f32> {
+    let p = p0 + v / CG;
+    let c = (v % CG) * 4u;
+    let at = w + p * n + c;
+    let row = p < k;
+    return vec4<f32>(
+        load_or_zero(at, row & (c < n)),
+        load_or_zero(at + 1u, row & (c + 1u < n)),
+        load_or_zero(at + 2u, row & (c + 2u < n)),
+        load_or_zero(at + 3u, row & (c + 3u < n)),
+    );
 }
 
 // ANCHOR: block_linear
@@ -75,15 +74,15 @@ fn linear(k: u32, n: u32, w: u32, b: u32, relu: bool, t: u32) {
     let r0 = (t / CG) * RPT;
     let busy = r0 < R && cg * 4u < n;
 {ACC_ZERO}
-    prefetch(0u, k, n, w, t);
+{PF_FIRST}
     for (var p0 = 0u; p0 < k; p0 += BK) {
         // Every invocation is done with the last tile before it is overwritten.
         workgroupBarrier();
-        store_tile(t);
+{PF_STORE}
         workgroupBarrier();
         // The next tile's loads are in flight while this one is used.
         if (p0 + BK < k) {
-            prefetch(p0 + BK, k, n, w, t);
+{PF_NEXT}
         }
         if (busy) {
             let steps = min(BK, k - p0);
@@ -120,19 +119,12 @@ fn linear(k: u32, n: u32, w: u32, b: u32, relu: bool, t: u32) {
 {ACC_ZERO}
     if (c < n) {
         var p = p_begin;
+        // Four rows of W in flight before the arithmetic that needs them.
         for (; p + 4u <= p_end; p += 4u) {
-            // Four rows of W in flight before the arithmetic that needs them.
-            let w0 = weight4(w + p * n + c, n - c);
-            let w1 = weight4(w + (p + 1u) * n + c, n - c);
-            let w2 = weight4(w + (p + 2u) * n + c, n - c);
-            let w3 = weight4(w + (p + 3u) * n + c, n - c);
-            step(p, w0);
-            step(p + 1u, w1);
-            step(p + 2u, w2);
-            step(p + 3u, w3);
+{STREAM_FOUR}
         }
         for (; p < p_end; p++) {
-            step(p, weight4(w + p * n + c, n - c));
+{STREAM_ONE}
         }
     }
 {ACC_STORE}
@@ -150,26 +142,31 @@ fn linear(k: u32, n: u32, w: u32, b: u32, relu: bool, t: u32) {
 }
 // ANCHOR_END: stream_linear
 
-// Up to four consecutive weights from params[at] (`left` of them remain in the row).
+// Up to four consecutive weights from params[at] (`left` of them remain in the row; at least
+// one does).
 fn weight4(at: u32, left: u32) -> vec4<f32> {
-    var v = vec4<f32>(0.0);
-    for (var j = 0u; j < min(4u, left); j++) {
-        v[j] = params[at + j];
-    }
-    return v;
-}
-
-// One row p of W (its vec4 wv) into every row's accumulator.
-fn step(p: u32, wv: vec4<f32>) {
-{ACC_FMA}
+    return vec4<f32>(
+        params[at],
+        load_or_zero(at + 1u, left > 1u),
+        load_or_zero(at + 2u, left > 2u),
+        load_or_zero(at + 3u, left > 3u),
+    );
 }
 
 // Row r's partial sums of this slice, columns c…c+3 (those below n).
 fn keep(r: u32, slice: u32, c: u32, v: vec4<f32>, n: u32) {
-    for (var j = 0u; j < 4u; j++) {
-        if (c + j < n) {
-            part[(slice * R + r) * WIDEST + c + j] = v[j];
-        }
+    let at = (slice * R + r) * WIDEST + c;
+    if (c < n) {
+        part[at] = v.x;
+    }
+    if (c + 1u < n) {
+        part[at + 1u] = v.y;
+    }
+    if (c + 2u < n) {
+        part[at + 2u] = v.z;
+    }
+    if (c + 3u < n) {
+        part[at + 3u] = v.w;
     }
 }
 
@@ -181,11 +178,19 @@ fn finish(v: f32, bias: f32, relu: bool) -> f32 {
 
 // The four columns cg·4… of row r: bias, ReLU, and back into the block's rows.
 fn put(r: u32, cg: u32, v: vec4<f32>, n: u32, b: u32, relu: bool) {
-    for (var j = 0u; j < 4u; j++) {
-        let c = cg * 4u + j;
-        if (c < n) {
-            act[r * WIDEST + c] = finish(v[j], params[b + c], relu);
-        }
+    let c = cg * 4u;
+    let at = r * WIDEST + c;
+    if (c < n) {
+        act[at] = finish(v.x, params[b + c], relu);
+    }
+    if (c + 1u < n) {
+        act[at + 1u] = finish(v.y, params[b + c + 1u], relu);
+    }
+    if (c + 2u < n) {
+        act[at + 2u] = finish(v.z, params[b + c + 2u], relu);
+    }
+    if (c + 3u < n) {
+        act[at + 3u] = finish(v.w, params[b + c + 3u], relu);
     }
 }
 

@@ -189,7 +189,7 @@ impl Autotuner {
         };
         let widest = chain::widest(links);
         if self.software && !self.settings.tune_software {
-            let layout = ChainLayout::heuristic_for(key.rows, widest, &ctx.device.limits());
+            let layout = ChainLayout::heuristic(key.rows);
             record(Source::Heuristic, layout, None);
             return Ok(layout);
         }
