@@ -1,5 +1,6 @@
 use std::time::Instant;
 
+use bench_harness::digits::round_to;
 use bench_harness::{BarChart, Drawn, Figure, FigureArgs, Found, Sidecar};
 use path_tracer::bvh::{BuildMethod, Bvh};
 use path_tracer::gpu::totals_by_label;
@@ -101,11 +102,6 @@ pub fn run(args: &FigureArgs, gpu: &mut Gpu) -> anyhow::Result<()> {
         }
     }
     write(args, gpu, &rows, sweep.repeats, counted_side)
-}
-
-fn round_to(x: f64, places: i32) -> f64 {
-    let scale = 10f64.powi(places);
-    (x * scale).round() / scale
 }
 
 /// A second device, with subgroup operations, for the ballot counters; none when the adapter

@@ -97,5 +97,5 @@ pub fn median_min_max(mut samples: Vec<f64>) -> (f64, f64, f64) {
 
 /// `x` to seven significant digits, as the tables keep times (and so as the charts draw them).
 pub fn seven_digits(x: f64) -> f64 {
-    format!("{x:.6e}").parse().unwrap_or(x)
+    bench_harness::digits::significant(x, 7)
 }
