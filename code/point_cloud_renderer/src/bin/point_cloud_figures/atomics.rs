@@ -1,6 +1,7 @@
 //! The `atomics` part: one counting frame per splat kernel and point order, three times each
 //! (early reject's count depends on the order in which threads reach a pixel).
 
+use bench_harness::digits::round_to;
 use bench_harness::{BarChart, Drawn, Figure, FigureArgs, Found, Sidecar};
 use gpu_context::GpuContext;
 use point_cloud_renderer::reference::covered_pixels;
@@ -59,11 +60,6 @@ fn chart(rows: &[AtomicRow], adapter: &str) -> String {
 pub fn redraw(found: &Found) -> anyhow::Result<Drawn> {
     let svg = chart(&found.rows()?, found.adapter_name().unwrap_or("GPU"));
     Ok(Drawn::chart(found, svg))
-}
-
-fn round_to(x: f64, places: i32) -> f64 {
-    let scale = 10f64.powi(places);
-    (x * scale).round() / scale
 }
 
 /// The median of a few counts, and the smallest and largest.
