@@ -67,7 +67,4 @@ pub fn figure_name(args: &FigureArgs, name: &str) -> String {
 
 /// `x` rounded to `places` decimals: what a table keeps, and so what its chart draws (a redraw
 /// from the table then draws the same picture as the measuring run).
-pub fn round_to(x: f64, places: i32) -> f64 {
-    let scale = 10f64.powi(places);
-    (x * scale).round() / scale
-}
+pub use bench_harness::digits::round_to;

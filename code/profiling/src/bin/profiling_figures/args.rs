@@ -42,13 +42,4 @@ pub struct Args {
 
 /// `x` rounded to `places` decimals: what the table keeps, and so what the chart draws (a redraw
 /// from the table then draws the same picture as the measuring run).
-pub fn round_to(x: f64, places: i32) -> f64 {
-    let scale = 10f64.powi(places);
-    (x * scale).round() / scale
-}
-
-/// Whether the figure behind `sidecar` was measured with `--quick` (its sizes and sample counts
-/// follow from that where the table does not hold them).
-pub fn measured_quick(sidecar: &bench_harness::SidecarRecord) -> bool {
-    sidecar.command.split_whitespace().any(|a| a == "--quick")
-}
+pub use bench_harness::digits::round_to;

@@ -7,7 +7,7 @@ use profiling_lab::yolo::network::TinyYolo;
 use profiling_lab::yolo::{STAGES, detect_frame_with, generated_frame, nms_by_class, nms_scan};
 use serde::{Deserialize, Serialize};
 
-use crate::args::{Args, measured_quick, round_to};
+use crate::args::{Args, round_to};
 
 const WIDTH: u32 = 1280;
 const HEIGHT: u32 = 720;
@@ -59,7 +59,7 @@ fn chart(rows: &[Row], frames: usize) -> String {
 
 /// `--redraw`: the chart from the table; the frame count follows from `--quick`.
 pub fn redraw(found: &Found) -> anyhow::Result<Drawn> {
-    let frames = frames(measured_quick(&found.sidecar));
+    let frames = frames(found.measured_with("--quick"));
     Ok(Drawn::chart(found, chart(&found.rows()?, frames)))
 }
 
