@@ -181,7 +181,8 @@ pub fn figures_of(dir: &Path, sources: &[&str]) -> Result<Vec<Found>, RedrawErro
 }
 
 /// Copies the figures of a program (sidecars whose `program` starts with one of `sources`) from
-/// `from` into `to` (created): each one's `<name>.*` files and the files its sidecar lists. A
+/// `from` into `to` (created): each one's `<name>.*` and `<name>_*` files (a second chart such as
+/// `<name>_threads.svg`, which older sidecars do not list) and the files its sidecar lists. A
 /// redraw test runs on the copy and compares the SVGs with the committed ones. Returns the
 /// figures' names, sorted.
 pub fn copy_figures(from: &Path, to: &Path, sources: &[&str]) -> Result<Vec<String>, RedrawError> {
@@ -198,8 +199,10 @@ pub fn copy_figures(from: &Path, to: &Path, sources: &[&str]) -> Result<Vec<Stri
     for entry in entries.flatten() {
         let file = entry.file_name().to_string_lossy().into_owned();
         let ours = found.iter().any(|f| {
-            Path::new(&file).file_stem().is_some_and(|s| *s == *f.name)
-                || f.sidecar.files.contains(&file)
+            f.sidecar.files.contains(&file)
+                || file
+                    .strip_prefix(&f.name)
+                    .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('_'))
         });
         if ours {
             let target = to.join(&file);
@@ -399,6 +402,8 @@ mod tests {
         let dir = folder();
         write_figure(&dir, "mine", "code/a/src/bin/a_figures.rs");
         write_figure(&dir, "theirs", "code/b/src/bin/b_figures.rs");
+        fs::write(dir.join("mine_threads.svg"), "<svg>second</svg>").unwrap();
+        fs::write(dir.join("minerals.csv"), "x\n1\n").unwrap();
         let copy = dir.join("copy");
         let names = copy_figures(&dir, &copy, &["code/a/"]).unwrap();
         assert_eq!(names, vec!["mine".to_owned()]);
@@ -407,7 +412,10 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         files.sort();
-        assert_eq!(files, ["mine.csv", "mine.json", "mine.svg"]);
+        assert_eq!(
+            files,
+            ["mine.csv", "mine.json", "mine.svg", "mine_threads.svg"]
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 
