@@ -3,45 +3,18 @@
 //! drew), and every figure is found.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn committed_figures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures")
-}
-
-/// A fresh folder holding the committed files of every figure whose sidecar names one of
-/// `sources` (the table, the sidecar, the charts: every file named `<figure>.*` or `<figure>_*`,
-/// and the files the sidecar lists).
-fn copy_of_figures(test: &str, sources: &[&str]) -> PathBuf {
-    let from = committed_figures();
-    let to =
-        std::env::temp_dir().join(format!("quantization_redraw_{test}_{}", std::process::id()));
-    let _ = fs::remove_dir_all(&to);
-    fs::create_dir_all(&to).unwrap();
-    let figures = bench_harness::figures_of(&from, sources).unwrap();
-    for entry in fs::read_dir(&from).unwrap().flatten() {
-        let file = entry.file_name().to_string_lossy().into_owned();
-        let ours = figures.iter().any(|f| {
-            f.sidecar.files.contains(&file)
-                || file
-                    .strip_prefix(&f.name)
-                    .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('_'))
-        });
-        if ours {
-            fs::copy(entry.path(), to.join(&file)).unwrap();
-        }
-    }
-    to
-}
+use bench_harness::{CommittedFigures, committed_figures_dir};
 
 /// Runs `bin --redraw` on the copy and checks its summary (`changed, unchanged, kept`) and that
 /// every file in the copy is still byte-identical to the committed one.
 fn redraws_identically(bin: &str, exe: &str, sources: &[&str], unchanged: usize, kept: usize) {
-    let dir = copy_of_figures(bin, sources);
+    let committed = CommittedFigures::copy(bin, sources).unwrap();
+    let dir = committed.dir();
     let out = Command::new(exe)
         .args(["--redraw", "--allow-dirty", "--out"])
-        .arg(&dir)
+        .arg(dir)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -57,15 +30,14 @@ fn redraws_identically(bin: &str, exe: &str, sources: &[&str], unchanged: usize,
         stdout.contains(&summary),
         "{bin}: expected `{summary}`, got:\n{stdout}"
     );
-    for entry in fs::read_dir(&dir).unwrap().flatten() {
-        let committed = fs::read(committed_figures().join(entry.file_name())).unwrap();
+    for entry in fs::read_dir(dir).unwrap().flatten() {
+        let before = fs::read(committed_figures_dir().join(entry.file_name())).unwrap();
         assert!(
-            fs::read(entry.path()).unwrap() == committed,
+            fs::read(entry.path()).unwrap() == before,
             "{bin} --redraw changed {}",
             entry.file_name().to_string_lossy()
         );
     }
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 use std::time::Instant;
 
+use bench_harness::digits::printed;
 use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar, Stats, measure};
 use computational_graphs::graph::runner_cpu::{self, Workspace};
 use computational_graphs::graph::{fuse, runner_gpu, validate};
@@ -41,23 +42,17 @@ pub struct Row {
     pub first_run_us: Option<f64>,
 }
 
-/// `x` as the table prints it: `places` digits after the point (the chart is drawn from the
-/// same rounded value, so a redraw from the CSV draws the same picture).
-fn rounded(x: f64, places: usize) -> f64 {
-    format!("{x:.places$}").parse().unwrap_or(x)
-}
-
 impl Row {
     fn new(runner: &str, batch: usize, s: Stats, first: Option<f64>) -> Self {
         Self {
             runner: runner.into(),
             batch,
             samples: s.samples,
-            median_us: rounded(s.median * 1e6, 2),
-            p10_us: rounded(s.p10 * 1e6, 2),
-            p90_us: rounded(s.p90 * 1e6, 2),
-            ns_per_point: rounded(s.median * 1e9 / batch as f64, 3),
-            first_run_us: first.map(|f| rounded(f, 0)),
+            median_us: printed(s.median * 1e6, 2),
+            p10_us: printed(s.p10 * 1e6, 2),
+            p90_us: printed(s.p90 * 1e6, 2),
+            ns_per_point: printed(s.median * 1e9 / batch as f64, 3),
+            first_run_us: first.map(|f| printed(f, 0)),
         }
     }
 }

@@ -34,12 +34,7 @@ fn draw(args: &FigureArgs, found: &Found) -> anyhow::Result<Drawn> {
 
 /// Redraws this program's figures in the output folder; `parts` are the names `--only` takes.
 pub fn run(args: &FigureArgs, parts: &[&str]) -> anyhow::Result<()> {
-    if let Some(part) = args.only.iter().find(|p| !parts.contains(&p.as_str())) {
-        anyhow::bail!(
-            "unknown part `{part}` in --only; the parts are: {}",
-            parts.join(", ")
-        );
-    }
+    args.check_parts(parts)?;
     args.redraw("inference_figures", &SOURCES, |found| draw(args, found))?;
     Ok(())
 }

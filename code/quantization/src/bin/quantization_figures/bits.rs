@@ -1,3 +1,4 @@
+use bench_harness::digits::printed;
 use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar};
 use computational_graphs::tensor::Tensor2D;
 use quantization::affine::Scheme;
@@ -5,7 +6,7 @@ use quantization::fake_quant::{Granularity, fake_quantize};
 use quantization::group4::Group4Weights;
 use quantization::model::{Mlp, accuracy, held_out_spirals, shipped};
 
-use crate::output::{figure_name, rounded};
+use crate::output::figure_name;
 
 /// The test set: 6000 points whose places along the arms the model never saw (the set the
 /// inference page checks the model on).
@@ -77,8 +78,8 @@ impl Row {
             bits,
             scheme: scheme.into(),
             granularity: granularity.into(),
-            test_accuracy: rounded(accuracy, 4),
-            nonzero_weights: rounded(nonzero, 4),
+            test_accuracy: printed(accuracy, 4),
+            nonzero_weights: printed(nonzero, 4),
         }
     }
 }

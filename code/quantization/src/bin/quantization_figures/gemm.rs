@@ -1,8 +1,9 @@
+use bench_harness::digits::printed;
 use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar};
 use gpu_context::GpuContext;
 use quantization::gemm::{GemmKind, GemmOnDevice};
 
-use crate::output::{figure_name, rounded, seven_digits};
+use crate::output::{figure_name, seven_digits};
 
 // ANCHOR: gemm_sweep
 /// Square products n×n·n×n; each point is the median of several timed submissions, each
@@ -39,7 +40,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                 median_s: seven_digits(med),
                 p10_s: seven_digits(p10),
                 p90_s: seven_digits(p90),
-                tops: rounded(tops, 4),
+                tops: printed(tops, 4),
             });
             eprintln!("gemm {} n={n}: {:.1} G(FL)OP/s", kind.label(), tops * 1e3);
         }

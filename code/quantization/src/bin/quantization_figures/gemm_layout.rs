@@ -1,11 +1,12 @@
 //! The tiled GEMM with `tile_b` strided (16 words a row) and padded (17), same inputs.
 
+use bench_harness::digits::printed;
 use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar};
 use gpu_context::GpuContext;
 use quantization::gemm::{GemmKind, GemmOnDevice, TileLayout};
 
 use crate::gemm::point_tops;
-use crate::output::{figure_name, rounded, seven_digits};
+use crate::output::{figure_name, seven_digits};
 
 pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
     let sizes: &[usize] = if args.quick {
@@ -45,7 +46,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                     median_s: seven_digits(s[2]),
                     p10_s: seven_digits(s[0]),
                     p90_s: seven_digits(s[4]),
-                    tops: rounded(tops, 4),
+                    tops: printed(tops, 4),
                 });
             }
         }

@@ -8,13 +8,7 @@ pub fn figure_name(args: &FigureArgs, name: &str) -> String {
     args.figure_name("quant", name)
 }
 
-/// `x` as the table prints it, `places` digits after the point: rows hold the printed value, so
-/// the chart drawn while measuring and the one redrawn from the CSV are the same picture.
-pub fn rounded(x: f64, places: usize) -> f64 {
-    format!("{x:.places$}").parse().unwrap_or(x)
-}
-
 /// `x` with 7 significant digits, as `{:.6e}` prints it (times in seconds, errors in metres).
 pub fn seven_digits(x: f64) -> f64 {
-    format!("{x:.6e}").parse().unwrap_or(x)
+    bench_harness::digits::significant(x, 7)
 }

@@ -2,6 +2,7 @@
 //! hidden layers, each straight after pruning and after retraining with the mask held fixed.
 //! Deterministic: the seeds fix the data, the initial weights and the minibatch order.
 
+use bench_harness::digits::printed;
 use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar};
 use quantization::model::{
     Dataset, Mlp, Pruning, Recipe, SpiralTask, accuracy, apply_masks, hidden_masks,
@@ -9,7 +10,7 @@ use quantization::model::{
 };
 use rayon::prelude::*;
 
-use crate::output::{figure_name, rounded};
+use crate::output::figure_name;
 
 // ANCHOR: setup
 /// Three arms of two turns each, with noise: hard enough that the model needs its width.
@@ -230,16 +231,16 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
                     .iter()
                     .map(|r| {
                         let o = &r.outcomes[i];
-                        rounded(if retrained { o.retrained } else { o.pruned }, 4)
+                        printed(if retrained { o.retrained } else { o.pruned }, 4)
                     })
                     .collect();
                 let (median, low, high) = summary(accs.clone());
                 let seed = |s: u64| seeds.iter().position(|&x| x == s).map(|j| accs[j]);
                 rows.push(Row {
                     scheme: scheme.into(),
-                    sparsity: rounded(o.sparsity, 4),
+                    sparsity: printed(o.sparsity, 4),
                     after: after.into(),
-                    median: rounded(median, 4),
+                    median: printed(median, 4),
                     min: low,
                     max: high,
                     seed_3: seed(3),

@@ -2,6 +2,7 @@
 //! against the workgroup sharing that work (`Shared`), on the same layers and inputs.
 
 use anyhow::ensure;
+use bench_harness::digits::printed;
 use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar};
 use computational_graphs::graph::CustomOperator;
 use computational_graphs::rng::SplitMix64;
@@ -9,7 +10,7 @@ use computational_graphs::tensor::Tensor2D;
 use gpu_context::GpuContext;
 use quantization::ops::{DotKind, QuantLinear, RowQuant};
 
-use crate::output::{figure_name, rounded, seven_digits};
+use crate::output::{figure_name, seven_digits};
 
 /// Median seconds per layer call and the output of one call.
 fn time_kernel(
@@ -78,7 +79,7 @@ pub fn run(args: &FigureArgs, ctx: &GpuContext) -> anyhow::Result<()> {
                 median_s: seven_digits(s[2]),
                 p10_s: seven_digits(s[0]),
                 p90_s: seven_digits(s[4]),
-                gops: rounded(gops, 2),
+                gops: printed(gops, 2),
             });
             outputs.push(y);
         }

@@ -44,15 +44,6 @@ fn base_name(found: &Found) -> &str {
     }
 }
 
-/// Whether the measuring run was a `--quick` one (its shapes and sample counts are smaller).
-fn measured_quick(found: &Found) -> bool {
-    found
-        .sidecar
-        .command
-        .split_whitespace()
-        .any(|a| a == "--quick")
-}
-
 fn adapter(found: &Found) -> anyhow::Result<&str> {
     found
         .adapter_name()
@@ -68,7 +59,8 @@ fn draw(args: &FigureArgs, found: &Found) -> anyhow::Result<Drawn> {
     if !args.wants(part) {
         return Ok(Drawn::Kept(format!("part `{part}` not in --only")));
     }
-    let quick = measured_quick(found);
+    // A `--quick` run's shapes and sample counts are smaller.
+    let quick = found.measured_with("--quick");
     Ok(match base {
         "accuracy_bits" => Drawn::chart(found, bits::chart(&found.rows()?)),
         "point_cloud_error" => Drawn::chart(found, point_cloud::chart(&found.rows()?)),
@@ -110,12 +102,7 @@ fn draw(args: &FigureArgs, found: &Found) -> anyhow::Result<Drawn> {
 
 /// Redraws this program's figures in the output folder; `parts` are the names `--only` takes.
 pub fn run(args: &FigureArgs, parts: &[&str]) -> anyhow::Result<()> {
-    if let Some(part) = args.only.iter().find(|p| !parts.contains(&p.as_str())) {
-        anyhow::bail!(
-            "unknown part `{part}` in --only; the parts are: {}",
-            parts.join(", ")
-        );
-    }
+    args.check_parts(parts)?;
     args.redraw("quantization_figures", &SOURCES, |found| draw(args, found))?;
     Ok(())
 }

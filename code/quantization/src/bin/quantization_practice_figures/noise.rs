@@ -1,3 +1,4 @@
+use bench_harness::digits::{printed, significant};
 use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar};
 use computational_graphs::tensor::Tensor2D;
 use quantization::affine::Calibration;
@@ -5,7 +6,7 @@ use quantization::fake_quant::Granularity;
 use quantization::model::shipped;
 use quantization::noise::{Noise, gaussian, measure};
 
-use crate::output::{figure_name, rounded, significant};
+use crate::output::figure_name;
 
 /// The ways of choosing the ranges that the figure compares.
 const SETTINGS: [(Granularity, Calibration, &str); 3] = [
@@ -59,9 +60,9 @@ impl Row {
             signal_mean_sq: significant(n.signal, 7),
             noise_measured: significant(n.measured, 7),
             noise_predicted: significant(n.predicted, 7),
-            sqnr_measured_db: rounded(n.measured_sqnr_db(), 3),
-            sqnr_predicted_db: rounded(n.predicted_sqnr_db(), 3),
-            clipped_fraction: rounded(n.clipped, 5),
+            sqnr_measured_db: printed(n.measured_sqnr_db(), 3),
+            sqnr_predicted_db: printed(n.predicted_sqnr_db(), 3),
+            clipped_fraction: printed(n.clipped, 5),
         }
     }
 }

@@ -1,8 +1,9 @@
+use bench_harness::digits::printed;
 use bench_harness::{Figure, FigureArgs, LineChart, Series, Sidecar};
 use quantization::noise::gaussian;
 use quantization::outliers::{Method, activations_with_outlier, measure};
 
-use crate::output::{figure_name, rounded};
+use crate::output::figure_name;
 
 /// The ways of quantizing the layer that the figure compares.
 const METHODS: [(Method, &str); 5] = [
@@ -84,9 +85,9 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
                 n,
                 outlier_factor: factor,
                 method: (*label).into(),
-                output_sqnr_db: rounded(e.output_sqnr_db, 3),
-                ordinary_activation_sqnr_db: rounded(e.ordinary_activation_sqnr_db, 3),
-                int8_fraction: rounded(e.int8_fraction, 5),
+                output_sqnr_db: printed(e.output_sqnr_db, 3),
+                ordinary_activation_sqnr_db: printed(e.ordinary_activation_sqnr_db, 3),
+                int8_fraction: printed(e.int8_fraction, 5),
             });
         }
     }

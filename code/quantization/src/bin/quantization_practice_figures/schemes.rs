@@ -2,6 +2,7 @@
 //! quantization, no retraining. Deterministic: seeds fix the data, the initial weights and the
 //! minibatch order.
 
+use bench_harness::digits::printed;
 use bench_harness::{BarChart, Figure, FigureArgs, Sidecar, rows_to_csv};
 use quantization::affine::Calibration;
 use quantization::fake_quant::Granularity;
@@ -12,7 +13,7 @@ use quantization::qat::train_quantization_aware;
 use quantization::weight_schemes::{WeightScheme, model_bytes_per_weight, quantize_model};
 use rayon::prelude::*;
 
-use crate::output::{figure_name, rounded};
+use crate::output::figure_name;
 
 // ANCHOR: setup
 /// Three arms of three turns each: a wide model needs most of its weights to separate them.
@@ -214,7 +215,7 @@ struct RangeRow {
 
 impl From<&Range> for RangeRow {
     fn from(r: &Range) -> Self {
-        let abs = |x: f32| rounded(f64::from(x), 4);
+        let abs = |x: f32| printed(f64::from(x), 4);
         Self {
             seed: r.seed,
             layer: r.layer,
@@ -224,8 +225,8 @@ impl From<&Range> for RangeRow {
             median_column_max_abs: abs(r.median_column_max),
             smallest_column_max_abs: abs(r.smallest_column_max),
             p99_abs: abs(r.p99),
-            sqnr_4bit_per_tensor_db: rounded(r.sqnr4_tensor_db, 2),
-            sqnr_4bit_per_channel_db: rounded(r.sqnr4_channel_db, 2),
+            sqnr_4bit_per_tensor_db: printed(r.sqnr4_tensor_db, 2),
+            sqnr_4bit_per_channel_db: printed(r.sqnr4_channel_db, 2),
         }
     }
 }
@@ -279,9 +280,9 @@ pub fn run(args: &FigureArgs) -> anyhow::Result<()> {
         for (&seed, acc) in runs.iter().zip(&accs) {
             rows.push(Row {
                 scheme: stored.label.clone(),
-                bytes_per_weight: rounded(stored.bytes, 4),
+                bytes_per_weight: printed(stored.bytes, 4),
                 seed,
-                test_accuracy: rounded(*acc, 2),
+                test_accuracy: printed(*acc, 2),
             });
         }
         println!(
