@@ -115,19 +115,13 @@ fn the_unchecked_rung_is_written_without_the_checks_its_twin_keeps() {
 
 #[test]
 fn redraw_reproduces_the_committed_chart() {
-    let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures");
-    let dir = std::env::temp_dir().join(format!("pipeline_stats_redraw_{}", std::process::id()));
-    let committed = bench_harness::copy_figures(&book, &dir, &figure::SOURCES).unwrap();
-    assert_eq!(committed, ["graphs_h200_pipeline_stats"]);
-    let args = bench_harness::FigureArgs {
-        out: Some(dir.clone()),
-        allow_dirty: true,
-        ..Default::default()
-    };
-    let report = args
-        .redraw("pipeline_statistics", &figure::SOURCES, figure::draw)
+    let redrawn =
+        bench_harness::check_committed("pipeline_statistics", &figure::SOURCES, |_, found| {
+            figure::draw(found)
+        })
         .unwrap();
+    assert_eq!(redrawn.figures, ["graphs_h200_pipeline_stats"]);
+    let report = redrawn.report;
     assert!(report.written.is_empty(), "changed: {:?}", report.written);
     assert_eq!(report.unchanged.len(), 1);
-    std::fs::remove_dir_all(&dir).unwrap();
 }

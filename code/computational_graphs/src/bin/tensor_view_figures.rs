@@ -11,6 +11,7 @@
 use std::error::Error;
 use std::process::ExitCode;
 
+use bench_harness::digits::round_to;
 use bench_harness::{
     Drawn, Figure, FigureArgs, Found, LineChart, MachineInfo, Progress, Series, Sidecar, Stats,
     black_box, rows_to_csv,
@@ -240,12 +241,6 @@ struct PaddedRow {
     samples: usize,
 }
 
-/// `x` rounded to `places` decimals, the digits the measurement supports.
-fn round_to(x: f64, places: i32) -> f64 {
-    let scale = 10f64.powi(places);
-    (x * scale).round() / scale
-}
-
 /// The sidecars' `program`: how `--redraw` finds this program's figures.
 const SOURCES: [&str; 1] = ["code/computational_graphs/src/bin/tensor_view_figures.rs"];
 
@@ -272,21 +267,12 @@ mod tests {
 
     #[test]
     fn redraw_reproduces_the_committed_chart() {
-        let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures");
-        let dir = std::env::temp_dir().join(format!("tensor_view_redraw_{}", std::process::id()));
-        let committed = bench_harness::copy_figures(&book, &dir, &SOURCES).unwrap();
-        assert_eq!(committed.len(), 3, "{committed:?}");
-        let args = FigureArgs {
-            out: Some(dir.clone()),
-            allow_dirty: true,
-            ..FigureArgs::default()
-        };
-        let report = args
-            .redraw("tensor_view_figures", &SOURCES, |found| draw(&args, found))
-            .unwrap();
+        let redrawn =
+            bench_harness::check_committed("tensor_view_figures", &SOURCES, draw).unwrap();
+        assert_eq!(redrawn.figures.len(), 3, "{:?}", redrawn.figures);
+        let report = redrawn.report;
         assert!(report.written.is_empty(), "changed: {:?}", report.written);
         assert_eq!(report.unchanged.len(), 1);
         assert_eq!(report.kept.len(), 2);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -2,12 +2,12 @@
 //! the winner and the heuristic's kernel timed side by side; one row per chain layout timed.
 
 use bench_harness::Figure;
+use bench_harness::digits::round_to;
 use computational_graphs::compiler::autotune::{AutotuneSettings, Autotuner, Source};
 use computational_graphs::compiler::chain_block::ChainLayout;
 use gpu_context::GpuContext;
 
 use crate::args::Args;
-use crate::digits::round_to;
 
 /// The tuner shared by every point of the sweeps: a shape met again is a cache hit.
 pub fn tuner(ctx: &GpuContext, args: &Args) -> Result<Autotuner, Box<dyn std::error::Error>> {

@@ -2,13 +2,13 @@
 //! the AVX2+FMA one and (where the CPU has it) the AVX-512 one, against single-threaded
 //! `matrixmultiply`, at 256³, 512³ and 1024³.
 
+use bench_harness::digits::round_to;
 use bench_harness::{Drawn, Figure, Found, LineChart, MachineInfo, Series, black_box, measure};
 use computational_graphs::cpu_matmul::{self, packed_fma};
 use computational_graphs::rng::SplitMix64;
 
 use crate::args::Args;
 use crate::charts::cpu_subtitle;
-use crate::digits::round_to;
 
 /// One variant at one size of `{prefix}_cpu_kernel.csv`; the chart is drawn from these rows.
 #[derive(serde::Serialize, serde::Deserialize)]

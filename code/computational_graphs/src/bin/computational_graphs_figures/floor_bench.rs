@@ -5,11 +5,11 @@
 //! with a barrier). The difference is what one barrier costs; the first is the floor that
 //! every dispatch of a graph pays however small its kernel.
 
+use bench_harness::digits::round_to;
 use bench_harness::{Figure, measure_durations};
 use gpu_context::GpuContext;
 
 use crate::args::Args;
-use crate::digits::round_to;
 
 const NO_BINDINGS: &str = "@compute @workgroup_size(64) fn main() {}";
 const WRITES_A_BUFFER: &str = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;

@@ -2,6 +2,7 @@
 //! portable rungs, the three past them, and a small search over the tuned generator's
 //! parameters (each configuration checked against the CPU before it is timed).
 
+use bench_harness::digits::{round_to, significant};
 use bench_harness::{BarChart, Drawn, Figure, Found, Stats, measure_durations};
 use computational_graphs::matmul_ladder::{PreparedMatmul, Rung};
 use computational_graphs::ops::cpu;
@@ -11,7 +12,6 @@ use gpu_context::{GpuContext, Requirements, wgpu};
 
 use crate::args::Args;
 use crate::charts::{gpu_subtitle, subtitle};
-use crate::digits::{round_to, significant};
 use crate::tables::read_pytorch;
 use search::Candidate;
 

@@ -21,7 +21,6 @@ mod charts;
 mod cpu_bench;
 mod cpu_kernel_bench;
 mod cpu_roofs;
-mod digits;
 mod floor_bench;
 mod ladder_bench;
 mod matrixmultiply_worker;

@@ -4,6 +4,7 @@
 //! last CPU copy of the output. The serial schedule's three phases are also timed one by one:
 //! the longest of them is what a perfect overlap could come down to.
 
+use bench_harness::digits::round_to;
 use bench_harness::{Drawn, Figure, Found, LineChart, Progress, Series, Stats};
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::tensor::Tensor2D;
@@ -12,7 +13,6 @@ use gpu_context::GpuContext;
 
 use crate::args::Args;
 use crate::charts::{gpu_subtitle, subtitle};
-use crate::digits::round_to;
 use crate::transfer_bench::timed;
 
 /// Columns of the batch's input and of the weights' output: a 256×256 Linear does 64 FLOPs per

@@ -9,6 +9,7 @@
 
 use std::time::{Duration, Instant};
 
+use bench_harness::digits::round_to;
 use bench_harness::{Figure, Progress, Stats};
 use computational_graphs::gpu_program::GpuProgram;
 use computational_graphs::graph::validate;
@@ -18,7 +19,6 @@ use gpu_context::GpuContext;
 
 use crate::args::Args;
 use crate::autotune_report;
-use crate::digits::round_to;
 use crate::sweep::seed;
 use crate::tables::SWEEP_DEPTH;
 use crate::variants::{Variant, build_loop_program, gpu_time, warm_up_gpu};

@@ -89,16 +89,7 @@ fn sweep_rows(found: &Found, file: &str) -> Result<Vec<Row>, Box<dyn Error>> {
 
 /// The PyTorch table the measuring command read (`--pytorch-csv FILE`), from the same folder.
 fn pytorch_rows(found: &Found) -> Result<Vec<PytorchRow>, Box<dyn Error>> {
-    let mut words = found.sidecar.command.split_whitespace();
-    let mut file = None;
-    while let Some(word) = words.next() {
-        if word == "--pytorch-csv" {
-            file = words.next();
-        } else if let Some(path) = word.strip_prefix("--pytorch-csv=") {
-            file = Some(path);
-        }
-    }
-    let Some(file) = file else {
+    let Some(file) = found.flag_value("--pytorch-csv") else {
         return Ok(Vec::new());
     };
     let name = std::path::Path::new(file)
@@ -151,7 +142,7 @@ fn setup(found: &Found) -> Result<Drawn, Box<dyn Error>> {
 mod tests {
     use std::path::{Path, PathBuf};
 
-    use bench_harness::{RedrawReport, Sidecar, copy_figures};
+    use bench_harness::{CommittedFigures, RedrawReport, Sidecar};
 
     use super::*;
 
@@ -174,22 +165,21 @@ mod tests {
         })
     }
 
-    /// The committed figures of this program (every prefix), with the PyTorch tables they read;
-    /// how many there are.
-    fn committed_copy(name: &str) -> (PathBuf, usize) {
-        let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../book/figures");
-        let dir = folder(name);
-        let names = copy_figures(&committed, &dir, &[SOURCE]).unwrap();
+    /// The committed figures of this program (every prefix), with the PyTorch tables they read.
+    fn committed_copy(name: &str) -> CommittedFigures {
+        let label = format!("graphs_{name}");
+        let copy = CommittedFigures::copy(&label, &[SOURCE]).unwrap();
         // At least the 28 graphs_* of four prefixes and one quant_h100 ladder; later runs add.
-        assert!(names.len() >= 29, "{names:?}");
+        assert!(copy.names().len() >= 29, "{:?}", copy.names());
         // The PyTorch script's tables, which the H100 and H200 sweeps draw beside their lines.
+        let committed = bench_harness::committed_figures_dir();
         for entry in std::fs::read_dir(&committed).unwrap().flatten() {
             let file = entry.file_name().to_string_lossy().into_owned();
             if file.starts_with("graphs_") && file.ends_with("_pytorch.csv") {
-                std::fs::copy(entry.path(), dir.join(&file)).unwrap();
+                std::fs::copy(entry.path(), copy.dir().join(&file)).unwrap();
             }
         }
-        (dir, names.len())
+        copy
     }
 
     fn svgs(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
@@ -206,9 +196,10 @@ mod tests {
 
     #[test]
     fn every_committed_chart_is_redrawn_byte_identical() {
-        let (dir, figures) = committed_copy("all");
-        let before = svgs(&dir);
-        let report = redraw_in(&dir, &[]).unwrap();
+        let copy = committed_copy("all");
+        let (dir, figures) = (copy.dir(), copy.names().len());
+        let before = svgs(dir);
+        let report = redraw_in(dir, &[]).unwrap();
         assert!(report.written.is_empty(), "changed: {:?}", report.written);
         assert_eq!(report.unchanged.len() + report.kept.len(), figures);
         assert!(report.unchanged.len() >= 24, "{:?}", report.unchanged);
@@ -219,14 +210,14 @@ mod tests {
             assert!(why == TABLE_ONLY || old_cpu_table, "{name}: {why}");
         }
         assert!(report.kept.len() >= 5, "{:?}", report.kept);
-        assert_eq!(svgs(&dir), before);
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(svgs(dir), before);
     }
 
     #[test]
     fn only_draws_the_parts_it_names() {
-        let (dir, figures) = committed_copy("only");
-        let report = redraw_in(&dir, &["transfers", "overlap"]).unwrap();
+        let copy = committed_copy("only");
+        let figures = copy.names().len();
+        let report = redraw_in(copy.dir(), &["transfers", "overlap"]).unwrap();
         let drawn: Vec<String> = report
             .unchanged
             .iter()
@@ -248,7 +239,6 @@ mod tests {
         }
         assert_eq!(report.kept.len(), figures - drawn.len());
         assert!(report.kept.iter().all(|(_, why)| why.contains("--only")));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A sweep figure as the measuring run writes it: table and sidecar.

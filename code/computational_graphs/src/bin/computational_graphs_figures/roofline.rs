@@ -18,13 +18,13 @@
 
 use std::path::Path;
 
+use bench_harness::digits::round_to;
 use bench_harness::{Drawn, Figure, Found, LineChart, Series, figures_dir, read_rows};
 use computational_graphs::graph::{fuse, validate};
 use computational_graphs::random_graph::random_graph;
 use gpu_context::AdapterReport;
 
 use crate::args::Args;
-use crate::digits::round_to;
 use crate::roofline_model::{Cost, graph_cost, roof};
 use crate::sweep::seed;
 use crate::tables::{LadderPoint, SWEEP_DEPTH, SweepRecord, read_pytorch};

@@ -5,9 +5,9 @@
 use std::path::Path;
 
 use bench_harness::FigureError;
+use bench_harness::digits::round_to;
 use serde::{Deserialize, Serialize};
 
-use crate::digits::round_to;
 use crate::variants::Variant;
 
 /// The graph depth of the size sweep, and the reference point of the depth sweep.

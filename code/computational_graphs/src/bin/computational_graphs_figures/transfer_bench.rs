@@ -8,6 +8,7 @@
 
 use std::time::Instant;
 
+use bench_harness::digits::round_to;
 use bench_harness::{Drawn, Figure, Found, LineChart, Progress, Series, Stats};
 use computational_graphs::rng::SplitMix64;
 use computational_graphs::transfers::{TransferBuffers, TransferError};
@@ -15,7 +16,6 @@ use gpu_context::{GpuContext, TimingSource};
 
 use crate::args::Args;
 use crate::charts::{gpu_subtitle, subtitle};
-use crate::digits::round_to;
 
 pub const PATHS: [&str; 5] = [
     "upload: write_buffer",
