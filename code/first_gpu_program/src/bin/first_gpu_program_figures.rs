@@ -34,7 +34,7 @@ struct TimeRow {
 
 /// `x` to five significant digits.
 fn sig5(x: f64) -> f64 {
-    format!("{x:.4e}").parse().unwrap_or(x)
+    bench_harness::digits::significant(x, 5)
 }
 
 fn main() -> ExitCode {

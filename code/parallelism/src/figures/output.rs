@@ -41,7 +41,7 @@ pub fn row(rows: &mut Vec<TimingRow>, variant: &str, param: f64, s: &Stats, rate
 
 /// `x` to seven significant digits: what the timing supports, without the float's noise.
 pub fn sig7(x: f64) -> f64 {
-    format!("{x:.6e}").parse().unwrap_or(x)
+    bench_harness::digits::significant(x, 7)
 }
 
 /// The sidecar note that records the load average the subtitle shows.
