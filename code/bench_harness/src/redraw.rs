@@ -62,6 +62,12 @@ impl Found {
         format!("{} ({})", field("name"), field("device_type"))
     }
 
+    /// Did the figure measure a software adapter (`device_type` `Cpu`: lavapipe, llvmpipe,
+    /// WARP)? A program sizes its sweep down for one, so a redraw needs to know.
+    pub fn software_adapter(&self) -> bool {
+        self.adapter_field("device_type") == Some("Cpu")
+    }
+
     /// Was the measuring command given `flag` (`--quick`)?
     pub fn measured_with(&self, flag: &str) -> bool {
         self.sidecar.command.split_whitespace().any(|a| a == flag)
@@ -446,6 +452,7 @@ mod tests {
         assert_eq!(found.adapter_field("device_type"), Some("Cpu"));
         assert_eq!(found.adapter_field("driver"), None);
         assert_eq!(found.adapter_label(), "llvmpipe (Cpu)");
+        assert!(found.software_adapter());
         fs::remove_dir_all(&dir).unwrap();
     }
 
