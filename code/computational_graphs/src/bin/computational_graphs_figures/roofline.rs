@@ -300,7 +300,7 @@ pub fn redraw(found: &Found) -> Result<Drawn, Box<dyn std::error::Error>> {
         return Err("the table has no rows, so no roofs to draw".into());
     }
     let adapter = found.adapter_name().unwrap_or("an unnamed adapter");
-    let roofs = if found.sidecar.adapter["device_type"] == "Cpu" {
+    let roofs = if found.software_adapter() {
         cpu_roofs_name(found.machine(), adapter)
     } else {
         gpu_peaks(&found.name).0.to_owned()

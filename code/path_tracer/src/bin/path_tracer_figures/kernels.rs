@@ -45,13 +45,7 @@ fn chart(rows: &[KernelRow], adapter: &str, side: u32) -> String {
 /// `--redraw`: the chart from the table, the adapter from the sidecar; the image's side is the
 /// sweep's, which follows from `--quick` and whether the adapter was a software one.
 pub fn redraw(found: &Found) -> anyhow::Result<Drawn> {
-    let quick = found
-        .sidecar
-        .command
-        .split_whitespace()
-        .any(|a| a == "--quick");
-    let software = found.sidecar.adapter["device_type"] == "Cpu";
-    let side = sweep(quick, software).side;
+    let side = sweep(found.measured_with("--quick"), found.software_adapter()).side;
     let svg = chart(&found.rows()?, found.adapter_name().unwrap_or("GPU"), side);
     Ok(Drawn::chart(found, svg))
 }

@@ -191,13 +191,7 @@ pub fn redraw(found: &Found) -> anyhow::Result<Drawn> {
         anyhow::bail!("the sidecar names no throughput table");
     };
     let rows: Vec<ThroughputRow> = read_rows(&found.path(table))?;
-    let quick = found
-        .sidecar
-        .command
-        .split_whitespace()
-        .any(|a| a == "--quick");
-    let software = found.sidecar.adapter["device_type"] == "Cpu";
-    let frames = plan(quick, software).frames;
+    let frames = plan(found.measured_with("--quick"), found.software_adapter()).frames;
     Ok(Drawn::chart(found, scopes_chart(&rows, adapter, frames)))
 }
 
