@@ -39,10 +39,7 @@ pub const NAMES: &[&str] = &[
 /// `--redraw` measures nothing: it draws the charts again from the CSVs in the output folder.
 pub fn run(args: &bench_harness::FigureArgs) -> Result<(), Box<dyn std::error::Error>> {
     if args.redraw {
-        if let Some(part) = args.only.iter().find(|p| !NAMES.contains(&p.as_str())) {
-            let known = NAMES.join(", ");
-            return Err(format!("unknown part `{part}` in --only; the parts are: {known}").into());
-        }
+        args.check_parts(NAMES)?;
         redraw::run(args)?;
         return Ok(());
     }
