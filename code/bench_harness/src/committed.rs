@@ -2,6 +2,7 @@
 //! drawn again there by `--redraw`, and compared with the committed SVGs (the redraw writes an
 //! SVG only when its bytes differ, so [`RedrawReport::written`] lists exactly the changed ones).
 
+use std::ffi::OsString;
 use std::fmt::Display;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -56,6 +57,19 @@ impl CommittedFigures {
     }
 }
 
+impl CommittedFigures {
+    /// The same flags as command-line words, for a program with flags of its own (parsed with
+    /// its clap `Args`) or run as a process.
+    pub fn flags(&self) -> [OsString; 4] {
+        [
+            "--redraw".into(),
+            "--allow-dirty".into(),
+            "--out".into(),
+            self.dir.clone().into(),
+        ]
+    }
+}
+
 impl Drop for CommittedFigures {
     fn drop(&mut self) {
         let _ = fs::remove_dir_all(&self.dir);
@@ -107,6 +121,12 @@ mod tests {
     use super::*;
     use crate::figure::FigureError;
 
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        figures: FigureArgs,
+    }
+
     /// A program none of whose figures' sidecars name it.
     const NO_SOURCE: &str = "code/bench_harness/no_such_program";
 
@@ -119,6 +139,12 @@ mod tests {
         let args = committed.args();
         assert_eq!(args.out.as_deref(), Some(dir.as_path()));
         assert!(args.allow_dirty && args.redraw);
+        let words = std::iter::once("x".into()).chain(committed.flags());
+        let parsed = <Cli as clap::Parser>::try_parse_from(words)
+            .unwrap()
+            .figures;
+        assert_eq!(parsed.out, args.out);
+        assert!(parsed.allow_dirty && parsed.redraw);
         drop(committed);
         assert!(!dir.exists(), "the copies are removed when dropped");
 
