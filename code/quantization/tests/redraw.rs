@@ -12,11 +12,7 @@ use bench_harness::{CommittedFigures, committed_figures_dir};
 fn redraws_identically(bin: &str, exe: &str, sources: &[&str], unchanged: usize, kept: usize) {
     let committed = CommittedFigures::copy(bin, sources).unwrap();
     let dir = committed.dir();
-    let out = Command::new(exe)
-        .args(["--redraw", "--allow-dirty", "--out"])
-        .arg(dir)
-        .output()
-        .unwrap();
+    let out = Command::new(exe).args(committed.flags()).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

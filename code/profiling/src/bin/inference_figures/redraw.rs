@@ -59,14 +59,8 @@ mod tests {
             9,
             "the committed inference figures"
         );
-        let out = committed.dir().to_string_lossy().into_owned();
-        let args = Args::parse_from([
-            "inference_figures",
-            "--redraw",
-            "--allow-dirty",
-            "--out",
-            &out,
-        ]);
+        let args =
+            Args::parse_from(std::iter::once("inference_figures".into()).chain(committed.flags()));
         let report = args
             .figures
             .redraw("inference_figures", &[SOURCE], |found| draw(&args, found))

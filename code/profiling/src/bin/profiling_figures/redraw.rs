@@ -89,14 +89,8 @@ mod tests {
             19,
             "the committed figures of profiling_figures"
         );
-        let out = committed.dir().to_string_lossy().into_owned();
-        let args = Args::parse_from([
-            "profiling_figures",
-            "--redraw",
-            "--allow-dirty",
-            "--out",
-            &out,
-        ]);
+        let args =
+            Args::parse_from(std::iter::once("profiling_figures".into()).chain(committed.flags()));
         let report = args
             .figures
             .redraw("profiling_figures", &[SOURCE], |found| draw(&args, found))
