@@ -1,6 +1,8 @@
-//! `cargo xtask figures [FLAGS…]`: runs every figure program (each binary whose name ends in
-//! `_figures`) in release mode from the repository root, passing the flags to each: all of them
-//! take `bench_harness::FigureArgs` (`--quick`, `--only`, `--machine`, `--out`, `--allow-dirty`).
+//! `cargo xtask figures [FLAGS…]`: runs every figure program (each binary or example whose name
+//! ends in `_figures`) in release mode from the repository root, passing the flags to each: all
+//! of them take `bench_harness::FigureArgs` (`--quick`, `--only`, `--machine`, `--out`,
+//! `--allow-dirty`, `--redraw`). `cargo xtask figures --redraw` draws every chart again from the
+//! committed tables and changes only the SVGs whose drawing changed.
 //! `cargo xtask figures --check` verifies every sidecar instead (see `xtask_checks::sidecars`).
 
 use anyhow::bail;
@@ -29,12 +31,20 @@ pub fn run(args: &FiguresArgs) -> anyhow::Result<()> {
     }
     let programs = workspace::figure_programs()?;
     if programs.is_empty() {
-        bail!("no figure programs found (binaries whose name ends in `_figures`)");
+        bail!("no figure programs found (binaries or examples whose name ends in `_figures`)");
     }
     for program in &programs {
         let mut cmd = cargo();
         cmd.args(["run", "--release", "-p", &program.package])
-            .args(["--bin", &program.bin, "--"])
+            .args([
+                if program.example {
+                    "--example"
+                } else {
+                    "--bin"
+                },
+                &program.bin,
+            ])
+            .arg("--")
             .args(&args.program_flags);
         run_step(
             &mut cmd,

@@ -32,11 +32,13 @@ pub fn packages_with_test(test: &str) -> anyhow::Result<Vec<String>> {
     Ok(names)
 }
 
-/// A binary whose name ends in `_figures`.
+/// A binary or example whose name ends in `_figures`.
 #[derive(Debug, Clone)]
 pub struct FigureProgram {
     pub package: String,
     pub bin: String,
+    /// An example (`cargo run --example`) rather than a binary (`--bin`).
+    pub example: bool,
     /// Its main source file, repository-relative.
     pub source: PathBuf,
 }
@@ -46,7 +48,10 @@ pub fn figure_programs() -> anyhow::Result<Vec<FigureProgram>> {
     let mut programs = Vec::new();
     for package in meta.workspace_packages() {
         for target in &package.targets {
-            if target.kind.contains(&TargetKind::Bin) && target.name.ends_with("_figures") {
+            let example = target.kind.contains(&TargetKind::Example);
+            if (example || target.kind.contains(&TargetKind::Bin))
+                && target.name.ends_with("_figures")
+            {
                 let source = target
                     .src_path
                     .as_std_path()
@@ -56,6 +61,7 @@ pub fn figure_programs() -> anyhow::Result<Vec<FigureProgram>> {
                 programs.push(FigureProgram {
                     package: package.name.to_string(),
                     bin: target.name.clone(),
+                    example,
                     source,
                 });
             }
