@@ -210,12 +210,24 @@ fn block_layouts_run_narrowing_chains_and_random_graphs() {
 }
 
 #[test]
-fn the_heuristic_keeps_one_row_and_the_candidates_start_with_it() {
-    for rows in [1, 7, 256, 4096] {
-        assert_eq!(ChainLayout::heuristic(rows), ChainLayout::RowPerWorkgroup);
+fn the_heuristic_streams_blocks_of_two_rows_and_the_candidates_start_with_it() {
+    let two = ChainLayout::Stream { rows: 2 };
+    for rows in [2, 7, 256, 4096] {
+        assert_eq!(ChainLayout::heuristic(rows), two);
     }
+    assert_eq!(ChainLayout::heuristic(1), ChainLayout::RowPerWorkgroup);
+    // It fits WebGPU's smallest workgroup memory (16 KiB) at any width a chain takes.
+    let smallest = gpu_context::wgpu::Limits::default();
+    for widest in [1, 37, 65, 129, 256] {
+        assert_eq!(two.or_one_row(widest, &smallest), two, "{widest} wide");
+    }
+    let too_tall = ChainLayout::Stream { rows: 16 };
+    assert_eq!(
+        too_tall.or_one_row(256, &smallest),
+        ChainLayout::RowPerWorkgroup
+    );
     let candidates = ChainLayout::candidates(256);
-    assert_eq!(candidates[0], ChainLayout::RowPerWorkgroup);
+    assert_eq!(candidates[0], two);
     for (i, layout) in candidates.iter().enumerate() {
         assert!(!candidates[..i].contains(layout), "{layout:?} twice");
     }

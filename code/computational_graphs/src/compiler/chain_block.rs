@@ -62,12 +62,26 @@ impl ChainLayout {
     }
 
     // ANCHOR: heuristic
-    /// The layout without measurement: one row per workgroup. On an NVIDIA H200 the tuner
-    /// timed every block layout 2.5 to 3 times slower than it on the sweeps' chains (64 to 256
-    /// rows, 256 wide up to depth 256), so blocks run only where a measurement on the device
-    /// finds them faster.
-    pub fn heuristic(_rows: usize) -> ChainLayout {
-        ChainLayout::RowPerWorkgroup
+    /// The layout without measurement: blocks of two rows with W streamed into registers,
+    /// which an NVIDIA H200 timed fastest on every chain of the sweeps (64 to 256 rows up to 256
+    /// wide, depths 4 to 256: 1.2 to 1.5 times faster than one row per workgroup); one row per
+    /// workgroup for a single row, or where the device cannot hold the block
+    /// ([`ChainLayout::or_one_row`]).
+    pub fn heuristic(rows: usize) -> ChainLayout {
+        if rows >= 2 {
+            ChainLayout::Stream { rows: 2 }
+        } else {
+            ChainLayout::RowPerWorkgroup
+        }
+    }
+
+    /// This layout if the device holds it for a chain `widest` columns wide, else one row per
+    /// workgroup (which always fits).
+    pub fn or_one_row(self, widest: usize, limits: &wgpu::Limits) -> ChainLayout {
+        match self.unusable(widest, limits) {
+            None => self,
+            Some(_) => ChainLayout::RowPerWorkgroup,
+        }
     }
     // ANCHOR_END: heuristic
 
