@@ -7,8 +7,8 @@
 //! rows), so one workgroup can take a row and carry it through every layer in workgroup memory,
 //! reading only the weights from global memory. The price is parallelism: a chain kernel has one
 //! workgroup per row and one invocation per column, so it only pays for narrow layers. Every
-//! workgroup reads every weight, so with many rows the reads of W from L2 set the time; the
-//! block layout of [`super::chain_block`] shares each weight among a block of rows.
+//! workgroup reads every weight, so a chain of many rows reads each weight matrix once per row;
+//! the block layouts of [`super::chain_block`] share each weight among a block of rows.
 
 use gpu_context::{GpuContext, wgpu};
 
