@@ -66,7 +66,7 @@ impl ChainLayout {
     // ANCHOR: heuristic
     /// The layout without measurement: blocks of two rows with W streamed into registers,
     /// which an NVIDIA H200 timed fastest on every chain of the sweeps (64 to 256 rows up to 256
-    /// wide, depths 4 to 256: 1.2 to 1.5 times faster than one row per workgroup); one row per
+    /// wide, depths 4 to 256: 1.08 to 1.47 times faster than one row per workgroup); one row per
     /// workgroup for a single row, or where the device cannot hold the block
     /// ([`ChainLayout::or_one_row`]).
     pub fn heuristic(rows: usize) -> ChainLayout {
