@@ -158,6 +158,26 @@ pub struct Driver<'v> {
     _instance: std::marker::PhantomData<&'v Vulkan>,
 }
 
+/// One statistic as a row: its value written out in the format the driver chose.
+fn statistic(executable: &str, s: &vk::PipelineExecutableStatisticKHR<'_>) -> Statistic {
+    // SAFETY: `format` says which member of the union the driver wrote.
+    let value = unsafe {
+        match s.format {
+            vk::PipelineExecutableStatisticFormatKHR::BOOL32 => (s.value.b32 != 0).to_string(),
+            vk::PipelineExecutableStatisticFormatKHR::INT64 => s.value.i64.to_string(),
+            vk::PipelineExecutableStatisticFormatKHR::UINT64 => s.value.u64.to_string(),
+            vk::PipelineExecutableStatisticFormatKHR::FLOAT64 => s.value.f64.to_string(),
+            other => format!("(format {other:?})"),
+        }
+    };
+    Statistic {
+        executable: executable.to_owned(),
+        name: c_str(&s.name),
+        description: c_str(&s.description),
+        value,
+    }
+}
+
 fn c_str(chars: &[c_char]) -> String {
     // The bytes up to the first NUL (Vulkan's fixed-size strings end in one).
     let bytes: Vec<u8> = chars
@@ -350,30 +370,9 @@ impl Driver<'_> {
                 .executable_index(index as u32);
             let stats = unsafe { ext.get_pipeline_executable_statistics(&query) }
                 .map_err(vk_call("vkGetPipelineExecutableStatisticsKHR"))?;
-            // ANCHOR_END: capture
-            for s in stats {
-                // SAFETY: `format` says which member of the union the driver wrote.
-                let value = unsafe {
-                    match s.format {
-                        vk::PipelineExecutableStatisticFormatKHR::BOOL32 => {
-                            (s.value.b32 != 0).to_string()
-                        }
-                        vk::PipelineExecutableStatisticFormatKHR::INT64 => s.value.i64.to_string(),
-                        vk::PipelineExecutableStatisticFormatKHR::UINT64 => s.value.u64.to_string(),
-                        vk::PipelineExecutableStatisticFormatKHR::FLOAT64 => {
-                            s.value.f64.to_string()
-                        }
-                        other => format!("(format {other:?})"),
-                    }
-                };
-                rows.push(Statistic {
-                    executable: exe_name.clone(),
-                    name: c_str(&s.name),
-                    description: c_str(&s.description),
-                    value,
-                });
-            }
+            rows.extend(stats.iter().map(|s| statistic(&exe_name, s)));
         }
+        // ANCHOR_END: capture
         Ok(rows)
     }
 }
