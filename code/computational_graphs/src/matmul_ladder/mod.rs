@@ -422,10 +422,9 @@ pub fn tuned_grid(
     Ok([x as u32, y as u32, 1])
 }
 
-// ANCHOR: tuned_pipeline
 /// The pipeline of a tuned kernel for one shape: M, N and K go in as override constants, and
 /// the module drops wgpu's runtime checks only when the kernel proves its own indexing.
-pub fn tuned_pipeline(
+pub(crate) fn tuned_pipeline(
     ctx: &GpuContext,
     label: &str,
     t: &tuned::Tuning,
@@ -435,10 +434,10 @@ pub fn tuned_pipeline(
 ) -> Result<Arc<wgpu::ComputePipeline>, Error> {
     tuned_pipeline_with(ctx, label, t, &tuned::Pipelining::default(), m, k, n)
 }
-// ANCHOR_END: tuned_pipeline
 
+// ANCHOR: tuned_pipeline_with
 /// [`tuned_pipeline`] for a kernel with the ladder's pipelining `p`.
-pub fn tuned_pipeline_with(
+pub(crate) fn tuned_pipeline_with(
     ctx: &GpuContext,
     label: &str,
     t: &tuned::Tuning,
@@ -455,9 +454,11 @@ pub fn tuned_pipeline_with(
     };
     // SAFETY: `unchecked` is set only for an exact kernel on a shape it tiles exactly, whose
     // indices stay inside buffers of exactly m·k, k·n, n and m·n floats (the proof is at
-    // `Tuning::is_in_bounds_with`); every caller binds buffers of those sizes.
+    // `Tuning::is_in_bounds_with`); every caller, all of them in this crate, binds buffers of
+    // those sizes.
     Ok(unsafe { ctx.cached_specialised(label, &tuned::source_with(t, p)?, "main", spec)? })
 }
+// ANCHOR_END: tuned_pipeline_with
 
 /// The one subgroup size of this device, or why a kernel generated for one size cannot run.
 pub fn subgroup_size(ctx: &GpuContext, kernel: &'static str) -> Result<u32, Error> {

@@ -135,7 +135,6 @@ impl Tuning {
         }
     }
 
-    // ANCHOR: proof
     /// Whether this kernel's indices stay in bounds by construction, so that its module may be
     /// created without wgpu's runtime checks. The argument, for an `exact` kernel with
     /// M = gy·BM, N = gx·BN, K = t·BK and buffers of exactly M·K, K·N, N and M·N floats:
@@ -156,6 +155,7 @@ impl Tuning {
         self.is_in_bounds_with(&Pipelining::default())
     }
 
+    // ANCHOR: proof
     /// [`Tuning::is_in_bounds_by_construction`] for a kernel with pipelining `p`. Two more
     /// points: a second tile set starts at the first one's length, and a read or write offset
     /// is 0 or that length; a subgroup kernel's invocation number is its subgroup's number
