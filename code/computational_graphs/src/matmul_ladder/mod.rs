@@ -478,9 +478,10 @@ pub fn subgroup_size(ctx: &GpuContext, kernel: &'static str) -> Result<u32, Erro
         return Err(Error::AdapterLacks {
             kernel,
             detail: format!(
-                "{name} may run subgroups of {min} to {max} lanes, and WebGPU cannot ask for one \
-                 size; the kernel shares values between lanes by their number, so it needs one \
-                 known size"
+                "{name} may run subgroups of {min} to {max} lanes, and wgpu 30 cannot ask for one \
+                 size (WebGPU's subgroup-size-control is not implemented in wgpu yet, \
+                 gfx-rs/wgpu#10049); the kernel shares values between lanes by their number, so \
+                 it needs one known size: run it on an adapter that reports a single size"
             ),
         });
     }
