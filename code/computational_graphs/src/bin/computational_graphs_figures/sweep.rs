@@ -121,6 +121,13 @@ pub fn run(ctx: &mut GpuContext, args: &Args) -> Result<(), Box<dyn std::error::
 }
 
 fn write(ctx: &GpuContext, args: &Args, rows: &[Row]) -> Result<(), Box<dyn std::error::Error>> {
+    // Charts are drawn from the rows as the table keeps them (rounded), so that `--redraw` from
+    // the CSV draws the same picture.
+    let rows: Vec<Row> = rows
+        .iter()
+        .map(|r| Row::from_record(r.record()))
+        .collect::<Result<_, _>>()?;
+    let rows = &rows[..];
     let dir = figures_dir();
     let p = &args.prefix;
     let pytorch: Vec<PytorchRow> = match &args.pytorch_csv {
