@@ -1,9 +1,12 @@
 //! `cargo xtask check-exercises`: every stub compiles and fails its public and hidden tests;
 //! every reference solution passes both (printing each hidden test's token).
 //!
-//! Stubs and solutions are built in two scratch workspaces under `target/exercise-check/`
-//! (solutions copied over the stubs there; the tree is never edited), sharing one target folder
-//! with the grader so dependencies are compiled once.
+//! Stubs, wrong solutions and reference solutions are built one after another in one scratch
+//! workspace under `target/exercise-check/` (solutions copied over the stubs there; the tree is
+//! never edited), sharing one target folder with the grader so dependencies are compiled once.
+//! One folder for every variant keeps each exercise's package at one path, so each variant's
+//! test binaries replace the last one's instead of piling up beside them (about 50 MB each, over
+//! 200 of them with a folder per variant: more than a small CI machine's disk has to spare).
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -37,20 +40,22 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
     for ex in &exercises {
         problems.extend(static_checks(ex)?);
     }
-    for variant in [Variant::Stub, Variant::Solution] {
-        problems.extend(check_variant(root, &exercises, variant)?);
-    }
+    let scope = scope(&exercises);
+    problems.extend(check_variant(root, &scope, &exercises, Variant::Stub)?);
     let mut wrong_count = 0;
     for ex in &exercises {
         for name in wrong_solutions(ex)? {
             wrong_count += 1;
             problems.extend(check_variant(
                 root,
+                &scope,
                 std::slice::from_ref(ex),
                 Variant::Wrong(&name),
             )?);
         }
     }
+    // The solutions last: the workspace they leave is the one `mutants` works in.
+    problems.extend(check_variant(root, &scope, &exercises, Variant::Solution)?);
     if problems.is_empty() {
         println!(
             "check-exercises: {} exercises OK (stubs fail, solutions pass, {wrong_count} wrong \
@@ -144,6 +149,7 @@ pub fn wrong_solutions(ex: &Exercise) -> Result<Vec<String>, GradeError> {
 /// solution), runs the public and hidden tests, and says what is wrong.
 fn check_variant(
     root: &Path,
+    scope: &str,
     exercises: &[Exercise],
     variant: Variant,
 ) -> Result<Vec<String>, GradeError> {
@@ -152,7 +158,7 @@ fn check_variant(
         Variant::Solution => "solutions".to_string(),
         Variant::Wrong(name) => format!("wrong-{name}"),
     };
-    let ws = fresh_workspace(root, exercises, &label)?;
+    let ws = fresh_workspace(root, scope, exercises)?;
     let mut tokens: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for ex in exercises {
         tokens.insert(ex.id.clone(), write_member(&ws, ex, variant)?);
@@ -168,6 +174,7 @@ fn check_variant(
         )]);
     };
     let cases = junit::parse(&xml).map_err(|e| format!("{}: {e}", junit_path.display()))?;
+    forget_test_binaries(root, &ws);
     let mut problems = Vec::new();
     if variant == Variant::Solution {
         problems.extend(gate_problem(root, &ws)?);
@@ -183,19 +190,54 @@ fn check_variant(
     Ok(problems)
 }
 
-/// An empty scratch workspace for one check, with its root manifest listing `exercises`.
-fn fresh_workspace(
-    root: &Path,
-    exercises: &[Exercise],
-    label: &str,
-) -> Result<PathBuf, GradeError> {
-    // One exercise checked alone gets its own folder, so that checks of different exercises
-    // can run side by side (they still take turns on the shared target folder).
-    let scope = match exercises {
+/// Deletes the test binaries this variant built. The next variant rewrites the sources, so they
+/// would be rebuilt anyway; kept, the last variant's 50-odd binaries (tens of MB each, wgpu
+/// linked in) sit in the shared target folder for nothing. Best effort: a binary that cannot be
+/// listed or deleted costs disk, not correctness.
+fn forget_test_binaries(root: &Path, ws: &Path) {
+    let Ok(listed) = Command::new(workspace::cargo())
+        .args(["nextest", "list", "--workspace", "--locked", "--offline"])
+        .args(["--list-type", "binaries-only", "--message-format", "json"])
+        .env("CARGO_TARGET_DIR", workspace::shared_target(root))
+        .current_dir(ws)
+        .output()
+    else {
+        return;
+    };
+    let Ok(list) = serde_json::from_slice::<serde_json::Value>(&listed.stdout) else {
+        return;
+    };
+    let binaries = list["rust-binaries"].as_object().into_iter().flatten();
+    for (_, binary) in binaries {
+        if let Some(path) = binary["binary-path"].as_str() {
+            let _ = fs::remove_file(path);
+        }
+    }
+}
+
+/// The folder name of a check: one exercise checked alone gets its own folder, so that checks
+/// of different exercises can run side by side (they still take turns on the shared target
+/// folder).
+fn scope(exercises: &[Exercise]) -> String {
+    match exercises {
         [one] => one.slug(),
         _ => "all".to_string(),
-    };
-    let ws = root.join("target/exercise-check").join(scope).join(label);
+    }
+}
+
+/// The workspace a check of `ex` alone leaves behind: its reference solution, built and tested.
+pub fn solution_workspace(root: &Path, ex: &Exercise) -> PathBuf {
+    root.join("target/exercise-check").join(ex.slug())
+}
+
+/// An empty scratch workspace for one variant of a check, with its root manifest listing
+/// `exercises` (every variant of a check uses the same folder; see the module's comment).
+fn fresh_workspace(
+    root: &Path,
+    scope: &str,
+    exercises: &[Exercise],
+) -> Result<PathBuf, GradeError> {
+    let ws = root.join("target/exercise-check").join(scope);
     if ws.exists() {
         fs::remove_dir_all(&ws).map_err(|e| format!("cleaning {}: {e}", ws.display()))?;
     }

@@ -116,10 +116,7 @@ pub fn run(root: &Path, only: Option<&str>, out: &Path) -> Result<(), GradeError
 /// solution in place and runs the hidden tests against each mutant.
 fn one(root: &Path, ex: &Exercise) -> Result<(Row, Vec<String>), GradeError> {
     crate::check::run(root, Some(&ex.id))?;
-    let ws = root
-        .join("target/exercise-check")
-        .join(ex.slug())
-        .join("solutions");
+    let ws = crate::check::solution_workspace(root, ex);
     let output = root.join("target/mutants").join(ex.slug());
     let _ = fs::remove_dir_all(&output);
     fs::create_dir_all(&output).map_err(|e| io_err(&output, e))?;
