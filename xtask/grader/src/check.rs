@@ -4,9 +4,12 @@
 //! Stubs, wrong solutions and reference solutions are built one after another in one scratch
 //! workspace under `target/exercise-check/` (solutions copied over the stubs there; the tree is
 //! never edited), sharing one target folder with the grader so dependencies are compiled once.
-//! One folder for every variant keeps each exercise's package at one path, so each variant's
-//! test binaries replace the last one's instead of piling up beside them (about 50 MB each, over
-//! 200 of them with a folder per variant: more than a small CI machine's disk has to spare).
+//! A wrong solution replaces only its own exercise in that workspace. One folder keeps each
+//! exercise's package at one path, so a variant's test binaries replace the last one's instead
+//! of piling up beside them, and the same members keep the dependencies' features the same, so
+//! wgpu is compiled once, not again for each exercise's wrong solutions. (With a folder per
+//! variant the check left some 180 test binaries, tens of MB each, and five more builds of wgpu:
+//! more than a small CI machine's disk has to spare.)
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -41,7 +44,13 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
         problems.extend(static_checks(ex)?);
     }
     let scope = scope(&exercises);
-    problems.extend(check_variant(root, &scope, &exercises, Variant::Stub)?);
+    problems.extend(check_variant(
+        root,
+        &scope,
+        &exercises,
+        None,
+        Variant::Stub,
+    )?);
     let mut wrong_count = 0;
     for ex in &exercises {
         for name in wrong_solutions(ex)? {
@@ -49,13 +58,21 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
             problems.extend(check_variant(
                 root,
                 &scope,
-                std::slice::from_ref(ex),
+                &exercises,
+                Some(ex),
                 Variant::Wrong(&name),
             )?);
         }
     }
     // The solutions last: the workspace they leave is the one `mutants` works in.
-    problems.extend(check_variant(root, &scope, &exercises, Variant::Solution)?);
+    problems.extend(check_variant(
+        root,
+        &scope,
+        &exercises,
+        None,
+        Variant::Solution,
+    )?);
+    forget_test_binaries(root, &paths_of_check(root, &scope));
     if problems.is_empty() {
         println!(
             "check-exercises: {} exercises OK (stubs fail, solutions pass, {wrong_count} wrong \
@@ -145,12 +162,16 @@ pub fn wrong_solutions(ex: &Exercise) -> Result<Vec<String>, GradeError> {
     Ok(names)
 }
 
-/// Builds one scratch workspace with every exercise in `variant` (stub, solution or a wrong
-/// solution), runs the public and hidden tests, and says what is wrong.
+/// Builds `exercises` in `variant` (stub, solution or a wrong solution) in the check's scratch
+/// workspace, runs their public and hidden tests, and says what is wrong. With `only`, the
+/// previous variant's workspace is kept and only that exercise is rewritten and tested: the other
+/// members stay built, and Cargo unifies the dependencies' features over the same members, so
+/// wgpu and the rest are not compiled again for every wrong solution.
 fn check_variant(
     root: &Path,
     scope: &str,
     exercises: &[Exercise],
+    only: Option<&Exercise>,
     variant: Variant,
 ) -> Result<Vec<String>, GradeError> {
     let label = match variant {
@@ -158,15 +179,31 @@ fn check_variant(
         Variant::Solution => "solutions".to_string(),
         Variant::Wrong(name) => format!("wrong-{name}"),
     };
-    let ws = fresh_workspace(root, scope, exercises)?;
     let mut tokens: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for ex in exercises {
-        tokens.insert(ex.id.clone(), write_member(&ws, ex, variant)?);
-    }
-    workspace::prune_lock(root, &ws)?;
-    catalog::write(&ws.join(".config/nextest.toml"), &nextest_config(exercises))?;
-    let output = run_tests(root, &ws)?;
+    let (ws, judged, filter) = match only {
+        Some(ex) => {
+            let ws = paths_of_check(root, scope);
+            let member = ws.join("ex").join(ex.slug());
+            fs::remove_dir_all(&member)
+                .map_err(|e| format!("cleaning {}: {e}", member.display()))?;
+            tokens.insert(ex.id.clone(), write_member(&ws, ex, variant)?);
+            let filter = format!("package(={})", ex.package());
+            (ws, std::slice::from_ref(ex), Some(filter))
+        }
+        None => {
+            let ws = fresh_workspace(root, scope, exercises)?;
+            for ex in exercises {
+                tokens.insert(ex.id.clone(), write_member(&ws, ex, variant)?);
+            }
+            workspace::prune_lock(root, &ws)?;
+            catalog::write(&ws.join(".config/nextest.toml"), &nextest_config(exercises))?;
+            (ws, exercises, None)
+        }
+    };
     let junit_path = ws.join("store/check/junit.xml");
+    // A kept workspace still has the last variant's report: it must not stand in for this one's.
+    let _ = fs::remove_file(&junit_path);
+    let output = run_tests(root, &ws, filter.as_deref())?;
     let Ok(xml) = fs::read_to_string(&junit_path) else {
         return Ok(vec![format!(
             "the {label} did not build:\n{}",
@@ -174,12 +211,11 @@ fn check_variant(
         )]);
     };
     let cases = junit::parse(&xml).map_err(|e| format!("{}: {e}", junit_path.display()))?;
-    forget_test_binaries(root, &ws);
     let mut problems = Vec::new();
     if variant == Variant::Solution {
         problems.extend(gate_problem(root, &ws)?);
     }
-    for ex in exercises {
+    for ex in judged {
         match variant {
             Variant::Wrong(name) => {
                 problems.extend(judge_wrong(ex, name, &cases, &tokens[&ex.id]));
@@ -190,10 +226,10 @@ fn check_variant(
     Ok(problems)
 }
 
-/// Deletes the test binaries this variant built. The next variant rewrites the sources, so they
-/// would be rebuilt anyway; kept, the last variant's 50-odd binaries (tens of MB each, wgpu
-/// linked in) sit in the shared target folder for nothing. Best effort: a binary that cannot be
-/// listed or deleted costs disk, not correctness.
+/// Deletes the test binaries of the check's workspace once every variant is judged. The next
+/// check rewrites the sources, so they would be rebuilt anyway; kept, 50-odd binaries (wgpu
+/// linked into most) sit in the shared target folder for nothing. Best effort: a binary that
+/// cannot be listed or deleted costs disk, not correctness.
 fn forget_test_binaries(root: &Path, ws: &Path) {
     let Ok(listed) = Command::new(workspace::cargo())
         .args(["nextest", "list", "--workspace", "--locked", "--offline"])
@@ -225,9 +261,14 @@ fn scope(exercises: &[Exercise]) -> String {
     }
 }
 
+/// The scratch workspace of a check (every variant of it is built there, one after another).
+fn paths_of_check(root: &Path, scope: &str) -> PathBuf {
+    root.join("target/exercise-check").join(scope)
+}
+
 /// The workspace a check of `ex` alone leaves behind: its reference solution, built and tested.
 pub fn solution_workspace(root: &Path, ex: &Exercise) -> PathBuf {
-    root.join("target/exercise-check").join(ex.slug())
+    paths_of_check(root, &ex.slug())
 }
 
 /// An empty scratch workspace for one variant of a check, with its root manifest listing
@@ -237,7 +278,7 @@ fn fresh_workspace(
     scope: &str,
     exercises: &[Exercise],
 ) -> Result<PathBuf, GradeError> {
-    let ws = root.join("target/exercise-check").join(scope);
+    let ws = paths_of_check(root, scope);
     if ws.exists() {
         fs::remove_dir_all(&ws).map_err(|e| format!("cleaning {}: {e}", ws.display()))?;
     }
@@ -302,22 +343,31 @@ fn write_member(
     Ok(tokens)
 }
 
-/// Every test of the workspace, through nextest (its JUnit report lands in `store/check/`).
-fn run_tests(root: &Path, ws: &Path) -> Result<std::process::Output, GradeError> {
-    let output = Command::new(workspace::cargo())
-        .args([
-            "nextest",
-            "run",
-            "--workspace",
-            "--locked",
-            "--offline",
-            "--profile",
-            "check",
-        ])
-        .args(["--config-file", ".config/nextest.toml", "--no-fail-fast"])
-        .env("CARGO_TARGET_DIR", workspace::shared_target(root))
-        .env("NEXTEST_HIDE_PROGRESS_BAR", "1")
-        .current_dir(ws)
+/// The workspace's tests (all, or those `filter` selects), through nextest; the whole workspace
+/// is built either way. Its JUnit report lands in `store/check/`.
+fn run_tests(
+    root: &Path,
+    ws: &Path,
+    filter: Option<&str>,
+) -> Result<std::process::Output, GradeError> {
+    let mut cmd = Command::new(workspace::cargo());
+    cmd.args([
+        "nextest",
+        "run",
+        "--workspace",
+        "--locked",
+        "--offline",
+        "--profile",
+        "check",
+    ])
+    .args(["--config-file", ".config/nextest.toml", "--no-fail-fast"])
+    .env("CARGO_TARGET_DIR", workspace::shared_target(root))
+    .env("NEXTEST_HIDE_PROGRESS_BAR", "1")
+    .current_dir(ws);
+    if let Some(filter) = filter {
+        cmd.args(["-E", filter]);
+    }
+    let output = cmd
         .output()
         .map_err(|e| format!("running cargo nextest (is cargo-nextest installed?): {e}"))?;
     Ok(output)
@@ -436,6 +486,13 @@ fn judge_wrong(
     tokens: &BTreeMap<String, String>,
 ) -> Vec<String> {
     let suite = format!("{}::hidden", ex.package());
+    // A test that did not run is not a point lost: the wrong solution must be seen failing.
+    if !cases.iter().any(|c| c.suite == suite) {
+        return vec![format!(
+            "{}: the hidden tests did not run against the wrong solution grading/wrong/{name}",
+            ex.id
+        )];
+    }
     let lost: Vec<&str> = ex
         .meta
         .points
