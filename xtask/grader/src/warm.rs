@@ -6,9 +6,10 @@
 //!   shown read-only at `/grade/course`;
 //! - `Cargo.lock`: the course's lock pruned to this exercise;
 //! - `target/`: the dependencies, built by grading the stub once; the exercise's own artifacts
-//!   are deleted, so nothing in it came from a submission; it starts as a copy of another
-//!   exercise's finished target, and the files the build left unchanged become hard links to
-//!   that one's, so the dependencies most exercises share are on disk once;
+//!   are deleted, so nothing in it came from a submission; it starts from another exercise's
+//!   finished target (the registry crates' artifacts hard-linked, the rest copied), and the
+//!   files the build left unchanged become hard links to that one's, so the dependencies most
+//!   exercises share are on disk once;
 //! - `stamp`: what it was made from; a different stamp (new lock, new manifest, edited course
 //!   crate, new toolchain) rebuilds it.
 
@@ -102,17 +103,28 @@ fn rebuild(root: &Path, ex: &Exercise, dir: &Path, warm: &Warm) -> Result<(), Gr
     if warm.target.exists() {
         fs::remove_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
     }
-    let mut seeded_from = None;
-    if let Some(donor) = donor_target(dir) {
-        if let Err(e) = seed_target(&donor, &warm.target) {
-            // Half a copy is worse than none: the next warm start would build on it.
-            let _ = fs::remove_dir_all(&warm.target);
-            return Err(e);
-        }
-        seeded_from = Some(donor);
+    let donor = donor_target(dir);
+    let own = own_crates(root, ex)?;
+    let mut seeded = None;
+    if let Some(donor) = &donor {
+        seeded = Some(seed(&warm.target, || link_seed(donor, &warm.target, &own))?);
     }
     fs::create_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
-    build_stub(ex, &ws, warm)?;
+    if let Err(first) = build_stub(ex, &ws, warm) {
+        let Some(donor) = &donor else {
+            return Err(first);
+        };
+        // A unit that Cargo rebuilt in place would have met a linked, read-only file: build
+        // once more on a full copy of the donor, which costs disk for a while, not correctness.
+        eprintln!(
+            "grader: the warm start of {} failed on a linked seed; building on a full copy",
+            ex.id
+        );
+        fs::remove_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
+        seed(&warm.target, || copy_seed(donor, &warm.target))?;
+        build_stub(ex, &ws, warm)?;
+    }
+    let seeded_from = seeded.and(donor);
     catalog::copy_file(&ws.join("Cargo.lock"), &warm.lock)?;
     forget_own_artifacts(&warm.target, &ex.package())?;
     // Gradings hard-link these files: read-only, so that no grading can change them for the next.
@@ -299,10 +311,67 @@ fn donor_target(own: &Path) -> Option<PathBuf> {
         .map(|d| d.join("target"))
 }
 
-/// A writable copy (not links: Cargo may rewrite files of units it rebuilds) that keeps the
-/// donor's modification times, so Cargo's own freshness check decides what to rebuild: the
-/// registry's crates stay fresh, the course crates copied for this exercise are rebuilt.
-fn seed_target(donor: &Path, to: &Path) -> Result<(), GradeError> {
+/// Runs one way of seeding `target`; half a seed is worse than none (the next warm start would
+/// build on it), so a failure removes it.
+fn seed(target: &Path, how: impl FnOnce() -> Result<(), GradeError>) -> Result<(), GradeError> {
+    how().inspect_err(|_| {
+        let _ = fs::remove_dir_all(target);
+    })
+}
+
+/// The crates whose artifacts a warm build may rewrite in place: every course crate (copied
+/// afresh for each exercise, so rebuilt under the same file names) and the exercise itself, as
+/// the file-name prefixes of their artifacts.
+fn own_crates(root: &Path, ex: &Exercise) -> Result<Vec<String>, GradeError> {
+    let mut names: Vec<String> = workspace::course_crates(root)?
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    names.push(ex.package());
+    Ok(names
+        .iter()
+        .map(|n| n.replace('-', "_"))
+        .flat_map(|n| [format!("lib{n}-"), format!("{n}-")])
+        .collect())
+}
+
+/// A seed that costs almost no disk: the donor's registry crates' artifacts in `debug/deps`
+/// hard-linked (read-only; Cargo never rewrites a fresh unit's files, and a dependency built
+/// with other features gets files of another name), every other file (the course crates'
+/// artifacts, fingerprints, build-script outputs) copied, writable and with the donor's
+/// modification time, so that Cargo's own freshness check decides what to rebuild.
+fn link_seed(donor: &Path, to: &Path, own: &[String]) -> Result<(), GradeError> {
+    for rel in catalog::files_under(donor)? {
+        let (from, dest) = (donor.join(&rel), to.join(&rel));
+        if let Some(parent) = dest.parent() {
+            fs::create_dir_all(parent).map_err(|e| io_err(parent, e))?;
+        }
+        let name = rel.file_name().unwrap_or_default().to_string_lossy();
+        let registry_artifact = rel.starts_with("debug/deps")
+            && !own.iter().any(|prefix| name.starts_with(prefix.as_str()));
+        if registry_artifact {
+            fs::hard_link(&from, &dest).map_err(|e| io_err(&dest, e))?;
+            continue;
+        }
+        fs::copy(&from, &dest).map_err(|e| io_err(&dest, e))?;
+        let meta = fs::metadata(&from).map_err(|e| io_err(&from, e))?;
+        let mut mode = meta.permissions();
+        use std::os::unix::fs::PermissionsExt;
+        mode.set_mode(mode.mode() | 0o200);
+        fs::set_permissions(&dest, mode).map_err(|e| io_err(&dest, e))?;
+        let modified = meta.modified().map_err(|e| io_err(&from, e))?;
+        fs::File::options()
+            .write(true)
+            .open(&dest)
+            .and_then(|f| f.set_modified(modified))
+            .map_err(|e| io_err(&dest, e))?;
+    }
+    Ok(())
+}
+
+/// A writable copy of the whole donor (the fallback when a build on a linked seed fails) that
+/// keeps the donor's modification times, so Cargo's own freshness check decides what to rebuild.
+fn copy_seed(donor: &Path, to: &Path) -> Result<(), GradeError> {
     run_tool(
         Command::new("cp")
             .args(["-R", "--preserve=timestamps"])
@@ -323,7 +392,9 @@ fn share_unchanged_files(donor: &Path, target: &Path) -> Result<(), GradeError> 
         let (Ok(a), Ok(b)) = (fs::metadata(&ours), fs::metadata(&theirs)) else {
             continue;
         };
-        if a.len() != b.len() || !b.is_file() {
+        use std::os::unix::fs::MetadataExt;
+        let linked = a.dev() == b.dev() && a.ino() == b.ino();
+        if linked || a.len() != b.len() || !b.is_file() {
             continue;
         }
         let same = fs::read(&ours).map_err(|e| io_err(&ours, e))?
