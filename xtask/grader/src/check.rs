@@ -43,36 +43,50 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
     for ex in &exercises {
         problems.extend(static_checks(ex)?);
     }
+    // One check at a time: two checks of one exercise would build the same test binaries (Cargo
+    // names a member by its path inside the workspace) and delete them under each other.
+    let lock_path = root.join("target/exercise-check.lock");
+    fs::create_dir_all(root.join("target")).map_err(|e| format!("creating target/: {e}"))?;
+    let lock = fs::File::create(&lock_path)
+        .map_err(|e| format!("creating {}: {e}", lock_path.display()))?;
+    lock.lock()
+        .map_err(|e| format!("locking {}: {e}", lock_path.display()))?;
     let scope = scope(&exercises);
-    problems.extend(check_variant(
+    let _forget = ForgetTestBinaries {
         root,
-        &scope,
-        &exercises,
-        None,
-        Variant::Stub,
-    )?);
+        ws: paths_of_check(root, &scope),
+    };
+    let stubs = check_variant(root, &scope, &exercises, None, Variant::Stub)?;
+    problems.extend(stubs.problems);
     let mut wrong_count = 0;
     for ex in &exercises {
-        for name in wrong_solutions(ex)? {
+        let wrongs = wrong_solutions(ex)?;
+        if !stubs.built && !wrongs.is_empty() {
+            problems.push(format!(
+                "{}: its {} wrong solutions were not tried, since the stubs did not build",
+                ex.id,
+                wrongs.len()
+            ));
+            continue;
+        }
+        for name in &wrongs {
             wrong_count += 1;
-            problems.extend(check_variant(
-                root,
-                &scope,
-                &exercises,
-                Some(ex),
-                Variant::Wrong(&name),
-            )?);
+            let wrong = check_variant(root, &scope, &exercises, Some(ex), Variant::Wrong(name))?;
+            problems.extend(wrong.problems);
+        }
+        if !wrongs.is_empty() {
+            // Back to the stub, so that this exercise's last wrong solution is not what the next
+            // exercise's wrong solutions are built beside.
+            let ws = paths_of_check(root, &scope);
+            let member = ws.join("ex").join(ex.slug());
+            fs::remove_dir_all(&member)
+                .map_err(|e| format!("cleaning {}: {e}", member.display()))?;
+            write_member(&ws, ex, Variant::Stub)?;
         }
     }
     // The solutions last: the workspace they leave is the one `mutants` works in.
-    problems.extend(check_variant(
-        root,
-        &scope,
-        &exercises,
-        None,
-        Variant::Solution,
-    )?);
-    forget_test_binaries(root, &paths_of_check(root, &scope));
+    let solutions = check_variant(root, &scope, &exercises, None, Variant::Solution)?;
+    problems.extend(solutions.problems);
     if problems.is_empty() {
         println!(
             "check-exercises: {} exercises OK (stubs fail, solutions pass, {wrong_count} wrong \
@@ -173,11 +187,12 @@ fn check_variant(
     exercises: &[Exercise],
     only: Option<&Exercise>,
     variant: Variant,
-) -> Result<Vec<String>, GradeError> {
-    let label = match variant {
-        Variant::Stub => "stubs".to_string(),
-        Variant::Solution => "solutions".to_string(),
-        Variant::Wrong(name) => format!("wrong-{name}"),
+) -> Result<Checked, GradeError> {
+    let label = match (variant, only) {
+        (Variant::Stub, _) => "stubs".to_string(),
+        (Variant::Solution, _) => "solutions".to_string(),
+        (Variant::Wrong(name), Some(ex)) => format!("wrong solution {name} of {}", ex.id),
+        (Variant::Wrong(name), None) => format!("wrong solution {name}"),
     };
     let mut tokens: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     let (ws, judged, filter) = match only {
@@ -202,13 +217,21 @@ fn check_variant(
     };
     let junit_path = ws.join("store/check/junit.xml");
     // A kept workspace still has the last variant's report: it must not stand in for this one's.
-    let _ = fs::remove_file(&junit_path);
+    match fs::remove_file(&junit_path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(format!("removing {}: {e}", junit_path.display()).into());
+        }
+        _ => {}
+    }
     let output = run_tests(root, &ws, filter.as_deref())?;
     let Ok(xml) = fs::read_to_string(&junit_path) else {
-        return Ok(vec![format!(
-            "the {label} did not build:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        )]);
+        return Ok(Checked {
+            problems: vec![format!(
+                "the {label} did not build:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            )],
+            built: false,
+        });
     };
     let cases = junit::parse(&xml).map_err(|e| format!("{}: {e}", junit_path.display()))?;
     let mut problems = Vec::new();
@@ -223,7 +246,28 @@ fn check_variant(
             _ => problems.extend(judge(ex, &cases, &tokens[&ex.id], variant)),
         }
     }
-    Ok(problems)
+    Ok(Checked {
+        problems,
+        built: true,
+    })
+}
+
+/// What one variant of a check found, and whether it built at all.
+struct Checked {
+    problems: Vec<String>,
+    built: bool,
+}
+
+/// Deletes the check's test binaries when the check ends, however it ends.
+struct ForgetTestBinaries<'a> {
+    root: &'a Path,
+    ws: PathBuf,
+}
+
+impl Drop for ForgetTestBinaries<'_> {
+    fn drop(&mut self) {
+        forget_test_binaries(self.root, &self.ws);
+    }
 }
 
 /// Deletes the test binaries of the check's workspace once every variant is judged. The next
@@ -486,28 +530,26 @@ fn judge_wrong(
     tokens: &BTreeMap<String, String>,
 ) -> Vec<String> {
     let suite = format!("{}::hidden", ex.package());
-    // A test that did not run is not a point lost: the wrong solution must be seen failing.
-    if !cases.iter().any(|c| c.suite == suite) {
+    // Only a test seen failing is a point lost: one that did not run, or passed without this
+    // run's token (a stale binary), says nothing about the wrong solution.
+    let mut lost = Vec::new();
+    let mut unseen = Vec::new();
+    for (test, token) in ex.meta.points.keys().map(|t| (t, &tokens[t])) {
+        let token = format!("GRADE-OK {token}");
+        match cases.iter().find(|c| c.suite == suite && &c.name == test) {
+            None => unseen.push(format!("{test} did not run")),
+            Some(c) if c.failure.is_some() => lost.push(test.as_str()),
+            Some(c) if c.stdout.lines().any(|l| l.trim_end() == token) => {}
+            Some(_) => unseen.push(format!("{test} passed without this run's token")),
+        }
+    }
+    if !unseen.is_empty() {
         return vec![format!(
-            "{}: the hidden tests did not run against the wrong solution grading/wrong/{name}",
-            ex.id
+            "{}: against the wrong solution grading/wrong/{name}, {}",
+            ex.id,
+            unseen.join("; ")
         )];
     }
-    let lost: Vec<&str> = ex
-        .meta
-        .points
-        .keys()
-        .filter(|test| {
-            let token = format!("GRADE-OK {}", tokens[*test]);
-            !cases.iter().any(|c| {
-                c.suite == suite
-                    && &c.name == *test
-                    && c.failure.is_none()
-                    && c.stdout.lines().any(|l| l.trim_end() == token)
-            })
-        })
-        .map(String::as_str)
-        .collect();
     if lost.is_empty() {
         vec![format!(
             "{}: the wrong solution grading/wrong/{name} passes every hidden test",

@@ -103,28 +103,39 @@ fn rebuild(root: &Path, ex: &Exercise, dir: &Path, warm: &Warm) -> Result<(), Gr
     if warm.target.exists() {
         fs::remove_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
     }
-    let donor = donor_target(dir);
     let own = own_crates(root, ex)?;
-    let mut seeded = None;
-    if let Some(donor) = &donor {
-        seeded = Some(seed(&warm.target, || link_seed(donor, &warm.target, &own))?);
+    let mut donor = donor_target(dir);
+    if let Some(from) = &donor
+        && let Err(e) = seed(&warm.target, || link_seed(from, &warm.target, &own))
+    {
+        // A donor being rebuilt at this moment, say: build from nothing instead.
+        eprintln!(
+            "grader: seeding the warm start of {} from {} failed ({e}); building it from nothing",
+            ex.id,
+            from.display()
+        );
+        donor = None;
     }
     fs::create_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
     if let Err(first) = build_stub(ex, &ws, warm) {
-        let Some(donor) = &donor else {
-            return Err(first);
-        };
         // A unit that Cargo rebuilt in place would have met a linked, read-only file: build
         // once more on a full copy of the donor, which costs disk for a while, not correctness.
+        // Any other failure would only fail again.
+        let denied = first.to_string().contains("Permission denied");
+        let Some(from) = donor.as_ref().filter(|_| denied) else {
+            return Err(first);
+        };
         eprintln!(
-            "grader: the warm start of {} failed on a linked seed; building on a full copy",
-            ex.id
+            "grader: the warm start of {} met a linked file it had to rewrite; building it again \
+             on a full copy of {}. The first build said:\n{first}",
+            ex.id,
+            from.display()
         );
         fs::remove_dir_all(&warm.target).map_err(|e| io_err(&warm.target, e))?;
-        seed(&warm.target, || copy_seed(donor, &warm.target))?;
+        seed(&warm.target, || copy_seed(from, &warm.target))?;
         build_stub(ex, &ws, warm)?;
     }
-    let seeded_from = seeded.and(donor);
+    let seeded_from = donor;
     catalog::copy_file(&ws.join("Cargo.lock"), &warm.lock)?;
     forget_own_artifacts(&warm.target, &ex.package())?;
     // Gradings hard-link these files: read-only, so that no grading can change them for the next.
@@ -341,22 +352,35 @@ fn own_crates(root: &Path, ex: &Exercise) -> Result<Vec<String>, GradeError> {
 /// artifacts, fingerprints, build-script outputs) copied, writable and with the donor's
 /// modification time, so that Cargo's own freshness check decides what to rebuild.
 fn link_seed(donor: &Path, to: &Path, own: &[String]) -> Result<(), GradeError> {
-    for rel in catalog::files_under(donor)? {
+    link_seed_dir(donor, to, Path::new(""), own)
+}
+
+/// One folder of `link_seed` (empty folders included, as `cp -R` would make them).
+fn link_seed_dir(donor: &Path, to: &Path, rel: &Path, own: &[String]) -> Result<(), GradeError> {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = to.join(rel);
+    fs::create_dir_all(&dir).map_err(|e| io_err(&dir, e))?;
+    let entries = fs::read_dir(donor.join(rel)).map_err(|e| io_err(&donor.join(rel), e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| io_err(&donor.join(rel), e))?;
+        let rel = rel.join(entry.file_name());
         let (from, dest) = (donor.join(&rel), to.join(&rel));
-        if let Some(parent) = dest.parent() {
-            fs::create_dir_all(parent).map_err(|e| io_err(parent, e))?;
+        let meta = fs::metadata(&from).map_err(|e| io_err(&from, e))?;
+        if meta.is_dir() {
+            link_seed_dir(donor, to, &rel, own)?;
+            continue;
         }
-        let name = rel.file_name().unwrap_or_default().to_string_lossy();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // Only finished, read-only files are shared: a file still writable may yet change.
         let registry_artifact = rel.starts_with("debug/deps")
-            && !own.iter().any(|prefix| name.starts_with(prefix.as_str()));
+            && !own.iter().any(|prefix| name.starts_with(prefix.as_str()))
+            && meta.permissions().mode() & 0o222 == 0;
         if registry_artifact {
             fs::hard_link(&from, &dest).map_err(|e| io_err(&dest, e))?;
             continue;
         }
         fs::copy(&from, &dest).map_err(|e| io_err(&dest, e))?;
-        let meta = fs::metadata(&from).map_err(|e| io_err(&from, e))?;
         let mut mode = meta.permissions();
-        use std::os::unix::fs::PermissionsExt;
         mode.set_mode(mode.mode() | 0o200);
         fs::set_permissions(&dest, mode).map_err(|e| io_err(&dest, e))?;
         let modified = meta.modified().map_err(|e| io_err(&from, e))?;
