@@ -45,18 +45,11 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
     }
     // One check at a time: two checks of one exercise would build the same test binaries (Cargo
     // names a member by its path inside the workspace) and delete them under each other.
-    let lock_path = root.join("target/exercise-check.lock");
-    fs::create_dir_all(root.join("target")).map_err(|e| format!("creating target/: {e}"))?;
-    let lock = fs::File::create(&lock_path)
-        .map_err(|e| format!("creating {}: {e}", lock_path.display()))?;
-    lock.lock()
-        .map_err(|e| format!("locking {}: {e}", lock_path.display()))?;
+    let _lock = crate::paths::exclusive_lock(&root.join("target/exercise-check.lock"))?;
     let scope = scope(&exercises);
-    let _forget = ForgetTestBinaries {
-        root,
-        ws: paths_of_check(root, &scope),
-    };
-    let stubs = check_variant(root, &scope, &exercises, None, Variant::Stub)?;
+    let ws = check_workspace(root, &scope);
+    let _forget = ForgetTestBinaries { root, ws: &ws };
+    let stubs = check_variant(root, &ws, &exercises, None, Variant::Stub)?;
     problems.extend(stubs.problems);
     let mut wrong_count = 0;
     for ex in &exercises {
@@ -71,21 +64,17 @@ pub fn run(root: &Path, only: Option<&str>) -> Result<(), GradeError> {
         }
         for name in &wrongs {
             wrong_count += 1;
-            let wrong = check_variant(root, &scope, &exercises, Some(ex), Variant::Wrong(name))?;
+            let wrong = check_variant(root, &ws, &exercises, Some(ex), Variant::Wrong(name))?;
             problems.extend(wrong.problems);
         }
         if !wrongs.is_empty() {
             // Back to the stub, so that this exercise's last wrong solution is not what the next
             // exercise's wrong solutions are built beside.
-            let ws = paths_of_check(root, &scope);
-            let member = ws.join("ex").join(ex.slug());
-            fs::remove_dir_all(&member)
-                .map_err(|e| format!("cleaning {}: {e}", member.display()))?;
-            write_member(&ws, ex, Variant::Stub)?;
+            rewrite_member(&ws, ex, Variant::Stub)?;
         }
     }
     // The solutions last: the workspace they leave is the one `mutants` works in.
-    let solutions = check_variant(root, &scope, &exercises, None, Variant::Solution)?;
+    let solutions = check_variant(root, &ws, &exercises, None, Variant::Solution)?;
     problems.extend(solutions.problems);
     if problems.is_empty() {
         println!(
@@ -183,7 +172,7 @@ pub fn wrong_solutions(ex: &Exercise) -> Result<Vec<String>, GradeError> {
 /// wgpu and the rest are not compiled again for every wrong solution.
 fn check_variant(
     root: &Path,
-    scope: &str,
+    ws: &Path,
     exercises: &[Exercise],
     only: Option<&Exercise>,
     variant: Variant,
@@ -195,24 +184,20 @@ fn check_variant(
         (Variant::Wrong(name), None) => format!("wrong solution {name}"),
     };
     let mut tokens: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    let (ws, judged, filter) = match only {
+    let (judged, filter) = match only {
         Some(ex) => {
-            let ws = paths_of_check(root, scope);
-            let member = ws.join("ex").join(ex.slug());
-            fs::remove_dir_all(&member)
-                .map_err(|e| format!("cleaning {}: {e}", member.display()))?;
-            tokens.insert(ex.id.clone(), write_member(&ws, ex, variant)?);
+            tokens.insert(ex.id.clone(), rewrite_member(ws, ex, variant)?);
             let filter = format!("package(={})", ex.package());
-            (ws, std::slice::from_ref(ex), Some(filter))
+            (std::slice::from_ref(ex), Some(filter))
         }
         None => {
-            let ws = fresh_workspace(root, scope, exercises)?;
+            fresh_workspace(root, ws, exercises)?;
             for ex in exercises {
-                tokens.insert(ex.id.clone(), write_member(&ws, ex, variant)?);
+                tokens.insert(ex.id.clone(), write_member(ws, ex, variant)?);
             }
-            workspace::prune_lock(root, &ws)?;
+            workspace::prune_lock(root, ws)?;
             catalog::write(&ws.join(".config/nextest.toml"), &nextest_config(exercises))?;
-            (ws, exercises, None)
+            (exercises, None)
         }
     };
     let junit_path = ws.join("store/check/junit.xml");
@@ -223,7 +208,7 @@ fn check_variant(
         }
         _ => {}
     }
-    let output = run_tests(root, &ws, filter.as_deref())?;
+    let output = run_tests(root, ws, filter.as_deref())?;
     let Ok(xml) = fs::read_to_string(&junit_path) else {
         return Ok(Checked {
             problems: vec![format!(
@@ -236,7 +221,7 @@ fn check_variant(
     let cases = junit::parse(&xml).map_err(|e| format!("{}: {e}", junit_path.display()))?;
     let mut problems = Vec::new();
     if variant == Variant::Solution {
-        problems.extend(gate_problem(root, &ws)?);
+        problems.extend(gate_problem(root, ws)?);
     }
     for ex in judged {
         match variant {
@@ -258,39 +243,34 @@ struct Checked {
     built: bool,
 }
 
-/// Deletes the check's test binaries when the check ends, however it ends.
+/// Deletes the test binaries of the check's workspace when the check ends, however it ends.
+/// The next check rewrites the sources, so they would be rebuilt anyway; kept, 50-odd binaries
+/// (wgpu linked into most) sit in the shared target folder for nothing. Best effort: a binary
+/// that cannot be listed or deleted costs disk, not correctness.
 struct ForgetTestBinaries<'a> {
     root: &'a Path,
-    ws: PathBuf,
+    ws: &'a Path,
 }
 
 impl Drop for ForgetTestBinaries<'_> {
     fn drop(&mut self) {
-        forget_test_binaries(self.root, &self.ws);
-    }
-}
-
-/// Deletes the test binaries of the check's workspace once every variant is judged. The next
-/// check rewrites the sources, so they would be rebuilt anyway; kept, 50-odd binaries (wgpu
-/// linked into most) sit in the shared target folder for nothing. Best effort: a binary that
-/// cannot be listed or deleted costs disk, not correctness.
-fn forget_test_binaries(root: &Path, ws: &Path) {
-    let Ok(listed) = Command::new(workspace::cargo())
-        .args(["nextest", "list", "--workspace", "--locked", "--offline"])
-        .args(["--list-type", "binaries-only", "--message-format", "json"])
-        .env("CARGO_TARGET_DIR", workspace::shared_target(root))
-        .current_dir(ws)
-        .output()
-    else {
-        return;
-    };
-    let Ok(list) = serde_json::from_slice::<serde_json::Value>(&listed.stdout) else {
-        return;
-    };
-    let binaries = list["rust-binaries"].as_object().into_iter().flatten();
-    for (_, binary) in binaries {
-        if let Some(path) = binary["binary-path"].as_str() {
-            let _ = fs::remove_file(path);
+        let Ok(listed) = Command::new(workspace::cargo())
+            .args(["nextest", "list", "--workspace", "--locked", "--offline"])
+            .args(["--list-type", "binaries-only", "--message-format", "json"])
+            .env("CARGO_TARGET_DIR", workspace::shared_target(self.root))
+            .current_dir(self.ws)
+            .output()
+        else {
+            return;
+        };
+        let Ok(list) = serde_json::from_slice::<serde_json::Value>(&listed.stdout) else {
+            return;
+        };
+        let binaries = list["rust-binaries"].as_object().into_iter().flatten();
+        for (_, binary) in binaries {
+            if let Some(path) = binary["binary-path"].as_str() {
+                let _ = fs::remove_file(path);
+            }
         }
     }
 }
@@ -306,25 +286,20 @@ fn scope(exercises: &[Exercise]) -> String {
 }
 
 /// The scratch workspace of a check (every variant of it is built there, one after another).
-fn paths_of_check(root: &Path, scope: &str) -> PathBuf {
+fn check_workspace(root: &Path, scope: &str) -> PathBuf {
     root.join("target/exercise-check").join(scope)
 }
 
 /// The workspace a check of `ex` alone leaves behind: its reference solution, built and tested.
 pub fn solution_workspace(root: &Path, ex: &Exercise) -> PathBuf {
-    paths_of_check(root, &ex.slug())
+    check_workspace(root, &ex.slug())
 }
 
 /// An empty scratch workspace for one variant of a check, with its root manifest listing
 /// `exercises` (every variant of a check uses the same folder; see the module's comment).
-fn fresh_workspace(
-    root: &Path,
-    scope: &str,
-    exercises: &[Exercise],
-) -> Result<PathBuf, GradeError> {
-    let ws = paths_of_check(root, scope);
+fn fresh_workspace(root: &Path, ws: &Path, exercises: &[Exercise]) -> Result<(), GradeError> {
     if ws.exists() {
-        fs::remove_dir_all(&ws).map_err(|e| format!("cleaning {}: {e}", ws.display()))?;
+        fs::remove_dir_all(ws).map_err(|e| format!("cleaning {}: {e}", ws.display()))?;
     }
     let members: Vec<String> = exercises
         .iter()
@@ -334,7 +309,19 @@ fn fresh_workspace(
         &ws.join("Cargo.toml"),
         &workspace::root_manifest(root, &members, CoursePaths::Absolute)?,
     )?;
-    Ok(ws)
+    Ok(())
+}
+
+/// Replaces one exercise of a kept workspace by `variant` (its folder removed first, so no file
+/// of the variant before stays behind); returns its hidden tests' tokens as `write_member` does.
+fn rewrite_member(
+    ws: &Path,
+    ex: &Exercise,
+    variant: Variant,
+) -> Result<BTreeMap<String, String>, GradeError> {
+    let member = ws.join("ex").join(ex.slug());
+    fs::remove_dir_all(&member).map_err(|e| format!("cleaning {}: {e}", member.display()))?;
+    write_member(ws, ex, variant)
 }
 
 /// Writes one exercise into the workspace: its manifest, the stub's sources with the

@@ -29,6 +29,18 @@ pub fn runs(root: &Path) -> PathBuf {
     grading(root).join("runs")
 }
 
+/// An exclusive lock on the file `path` (made if missing), held until the file is dropped: one
+/// process at a time past this point for the same path.
+pub fn exclusive_lock(path: &Path) -> Result<std::fs::File, crate::error::GradeError> {
+    use crate::error::io_err;
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| io_err(parent, e))?;
+    }
+    let file = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
+    file.lock().map_err(|e| io_err(path, e))?;
+    Ok(file)
+}
+
 /// The warm start of one exercise (see `warm.rs`).
 pub fn warm(root: &Path, ex: &Exercise) -> PathBuf {
     grading(root).join("warm").join(ex.slug())

@@ -69,9 +69,7 @@ pub fn ensure(root: &Path, ex: &Exercise) -> Result<Warm, GradeError> {
         target: dir.join("target"),
     };
     fs::create_dir_all(&dir).map_err(|e| io_err(&dir, e))?;
-    let lock_path = dir.with_extension("lock");
-    let lock = fs::File::create(&lock_path).map_err(|e| io_err(&lock_path, e))?;
-    lock.lock().map_err(|e| io_err(&lock_path, e))?;
+    let _lock = paths::exclusive_lock(&dir.with_extension("lock"))?;
     let stamp = stamp(root, ex)?;
     if fs::read_to_string(dir.join("stamp")).ok().as_deref() == Some(stamp.as_str()) {
         return Ok(warm);
@@ -135,7 +133,6 @@ fn rebuild(root: &Path, ex: &Exercise, dir: &Path, warm: &Warm) -> Result<(), Gr
         seed(&warm.target, || copy_seed(from, &warm.target))?;
         build_stub(ex, &ws, warm)?;
     }
-    let seeded_from = donor;
     catalog::copy_file(&ws.join("Cargo.lock"), &warm.lock)?;
     forget_own_artifacts(&warm.target, &ex.package())?;
     // Gradings hard-link these files: read-only, so that no grading can change them for the next.
@@ -147,7 +144,7 @@ fn rebuild(root: &Path, ex: &Exercise, dir: &Path, warm: &Warm) -> Result<(), Gr
         use std::os::unix::fs::PermissionsExt;
         sandbox::set_mode(&path, mode.mode() & 0o555)?;
     }
-    if let Some(donor) = &seeded_from {
+    if let Some(donor) = &donor {
         share_unchanged_files(donor, &warm.target)?;
     }
     fs::remove_dir_all(&ws).map_err(|e| io_err(&ws, e))
