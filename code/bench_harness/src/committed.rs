@@ -55,9 +55,7 @@ impl CommittedFigures {
             ..FigureArgs::default()
         }
     }
-}
 
-impl CommittedFigures {
     /// The same flags as command-line words, for a program with flags of its own (parsed with
     /// its clap `Args`) or run as a process.
     pub fn flags(&self) -> [OsString; 4] {

@@ -212,12 +212,15 @@ fn block_layouts_run_narrowing_chains_and_random_graphs() {
 #[test]
 fn the_heuristic_streams_blocks_of_two_rows_and_the_candidates_start_with_it() {
     let two = ChainLayout::Stream { rows: 2 };
-    for rows in [2, 7, 256, 4096] {
-        assert_eq!(ChainLayout::heuristic(rows), two);
-    }
-    assert_eq!(ChainLayout::heuristic(1), ChainLayout::RowPerWorkgroup);
     // It fits WebGPU's smallest workgroup memory (16 KiB) at any width a chain takes.
     let smallest = gpu_context::wgpu::Limits::default();
+    for rows in [2, 7, 256, 4096] {
+        assert_eq!(ChainLayout::heuristic(rows, 256, &smallest), two);
+    }
+    assert_eq!(
+        ChainLayout::heuristic(1, 256, &smallest),
+        ChainLayout::RowPerWorkgroup
+    );
     for widest in [1, 37, 65, 129, 256] {
         assert_eq!(two.or_one_row(widest, &smallest), two, "{widest} wide");
     }
@@ -345,7 +348,10 @@ fn software_adapters_get_the_heuristic_layout_without_tuning() {
     );
     let record = &tuner.chain_records[0];
     assert_eq!(record.source, Source::Heuristic);
-    assert_eq!(record.winner, ChainLayout::heuristic(7));
+    assert_eq!(
+        record.winner,
+        ChainLayout::heuristic(7, 37, &ctx.device.limits())
+    );
     assert!(record.timed.is_empty());
     assert!(tuner.tuning_time().is_zero());
 }

@@ -40,7 +40,7 @@ pub enum ChainLayout {
 impl ChainLayout {
     /// Every layout the autotuner times for a chain of `rows` rows, the heuristic's first.
     pub fn candidates(rows: usize) -> Vec<ChainLayout> {
-        let mut out = vec![Self::heuristic(rows)];
+        let mut out = vec![Self::preferred(rows)];
         let blocks = [(2, 32), (4, 32), (8, 32), (8, 16), (16, 16)]
             .map(|(r, k_step)| ChainLayout::Block { rows: r, k_step });
         let streams = [2, 4, 8].map(|r| ChainLayout::Stream { rows: r });
@@ -64,12 +64,18 @@ impl ChainLayout {
     }
 
     // ANCHOR: heuristic
-    /// The layout without measurement: blocks of two rows with W streamed into registers,
+    /// The layout without measurement for a chain of `rows` rows, `widest` columns at its
+    /// widest, on a device with `limits`: blocks of two rows with W streamed into registers,
     /// which an NVIDIA H200 timed fastest on every chain of the sweeps (64 to 256 rows up to 256
     /// wide, depths 4 to 256: 1.08 to 1.47 times faster than one row per workgroup); one row per
     /// workgroup for a single row, or where the device cannot hold the block
     /// ([`ChainLayout::or_one_row`]).
-    pub fn heuristic(rows: usize) -> ChainLayout {
+    pub fn heuristic(rows: usize, widest: usize, limits: &wgpu::Limits) -> ChainLayout {
+        Self::preferred(rows).or_one_row(widest, limits)
+    }
+
+    /// The heuristic's choice before the device's limits are asked.
+    fn preferred(rows: usize) -> ChainLayout {
         if rows >= 2 {
             ChainLayout::Stream { rows: 2 }
         } else {

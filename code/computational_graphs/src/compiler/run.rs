@@ -272,7 +272,7 @@ fn compile_program(
                     (_, LinearKernels::Autotuned(tuner)) => {
                         tuner.choose_chain(ctx, graph, &links)?
                     }
-                    _ => ChainLayout::heuristic(links[0].rows).or_one_row(widest, &limits),
+                    _ => ChainLayout::heuristic(links[0].rows, widest, &limits),
                 };
                 let kernel = generate_with_layout(graph, &links, layout)?;
                 let d = kernel.dispatch(ctx, bound(kernel.input), bound(kernel.output))?;
